@@ -1,0 +1,37 @@
+#pragma once
+// Monte Carlo of Plank & Thomason's checkpointing system (§2, §3, §9): N processors fail and
+// are repaired independently (alternating renewal processes, any distribution); a are active;
+// recovery needs R + I + L seconds without an active failure and commits I of useful work; in the
+// Up phase each interval of I seconds commits I - C; a failed active processor is replaced by a
+// functional spare, and with no spare the application waits (Down) until a are functional.
+// Only processor events are simulated; phase boundaries are computed by arithmetic.
+#include <cstdint>
+
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/dist/distribution.hpp"
+
+namespace faultsweep::avail {
+
+struct SimConfig {
+  int N = 32;
+  int a = 1;
+  double I_s = 0, C_s = 0, L_s = 0, R_s = 0;
+  dist::Dist failure = dist::Dist::exponential(1.0);  // time to failure of one processor
+  dist::Dist repair = dist::Dist::exponential(1.0);   // time to repair of one processor
+  double horizon_s = 0;                               // simulated wall-clock time
+};
+
+struct SimResult {
+  double useful_s = 0;      // committed useful work
+  double total_s = 0;       // = horizon
+  double down_s = 0;        // time with fewer than a functional processors (System Down)
+  std::uint64_t events = 0;           // processor failures + repairs simulated
+  std::uint64_t active_failures = 0;  // failures that hit the application
+  std::uint64_t checkpoints = 0;      // completed checkpoints (incl. the first after recovery)
+  double availability() const { return total_s > 0 ? useful_s / total_s : 0.0; }
+};
+
+// Simulates one replica. failures draws times to failure, repairs draws repair times.
+SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine& repairs);
+
+}  // namespace faultsweep::avail

@@ -1,0 +1,5 @@
+#pragma once
+#include "faultsweep/models/model.hpp"
+namespace faultsweep::models {
+class CheckpointSimModel;  // placeholder: being written
+}

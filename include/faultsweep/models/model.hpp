@@ -1,0 +1,86 @@
+#pragma once
+// A model declares its parameters and metrics and a run function; the framework does the rest
+// (parsing, validation, sweeping, replication, randomness, storage, summaries, resume).
+// Adding a model means one new file in src/models/ and one line in registry.cpp.
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/core/rng.hpp"
+
+namespace faultsweep::models {
+
+enum class ParamKind {
+  integer,   // TOML integer
+  real,      // TOML float or integer
+  duration,  // "90s", "5min", "2h", "3d" or a number of seconds; stored in seconds
+  string,    // one of `choices` if given
+  boolean,
+  dist,      // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
+  path,      // a file path, relative to the job file's folder
+};
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind;
+  std::string unit;                    // "s" for durations, "" for dimensionless
+  std::optional<Value> default_value;  // nullopt: required (unless `optional` is set)
+  double min = -std::numeric_limits<double>::infinity();  // inclusive bounds for numbers
+  double max = std::numeric_limits<double>::infinity();
+  std::vector<std::string> choices;  // allowed strings, if restricted
+  std::string help;
+  bool optional = false;  // may be absent with no default (the model copes)
+};
+
+struct MetricSpec {
+  std::string name;
+  std::string unit;  // stored as the `units` attribute; "1" for dimensionless
+  std::string description;
+};
+
+// What a run may know besides its parameters: the seed, the replica, where relative paths start.
+struct RunContext {
+  std::uint64_t master_seed = 0;
+  std::uint64_t replica = 0;
+  std::filesystem::path base_dir;  // the job file's folder, for ParamKind::path
+  const std::atomic<bool>* stop = nullptr;  // set on SIGTERM; long runs may poll it
+
+  Engine stream(Purpose purpose, std::string_view config_text) const {
+    return make_stream(master_seed, replica, purpose, config_text);
+  }
+  std::filesystem::path resolve(const std::string& path) const {
+    const std::filesystem::path p(path);
+    return p.is_absolute() ? p : base_dir / p;
+  }
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual const std::vector<ParamSpec>& params() const = 0;
+  virtual const std::vector<MetricSpec>& metrics() const = 0;
+  // Deterministic models run exactly one replica per point.
+  virtual bool deterministic() const = 0;
+  // Checks that involve several parameters or input files (a <= N, I >= L, the app exists in
+  // the table). Throws InputError naming one key. Called once per point at load time.
+  virtual void validate(const Params& p, const std::filesystem::path& base_dir) const {
+    (void)p, (void)base_dir;
+  }
+  // Relative cost of one replica, to hand out expensive tasks first. Any positive unit.
+  virtual double cost(const Params& p) const {
+    (void)p;
+    return 1.0;
+  }
+  // One replica: writes one value per metric, in metrics() order, into out.
+  virtual void run(const Params& p, const RunContext& ctx, std::span<double> out) const = 0;
+};
+
+}  // namespace faultsweep::models

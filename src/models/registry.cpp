@@ -1,0 +1,23 @@
+#include "faultsweep/models/registry.hpp"
+
+#include <memory>
+
+#include "faultsweep/models/checkpoint_sim_model.hpp"
+#include "faultsweep/models/markov_availability.hpp"
+
+namespace faultsweep::models {
+
+const std::vector<const Model*>& all_models() {
+  static const MarkovAvailability markov;
+  static const CheckpointSimModel checkpoint_sim;
+  static const std::vector<const Model*> list{&markov, &checkpoint_sim};
+  return list;
+}
+
+const Model* find_model(std::string_view name) {
+  for (const Model* m : all_models())
+    if (m->name() == name) return m;
+  return nullptr;
+}
+
+}  // namespace faultsweep::models
