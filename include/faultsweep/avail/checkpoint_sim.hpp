@@ -22,16 +22,24 @@ struct SimConfig {
 };
 
 struct SimResult {
-  double useful_s = 0;      // committed useful work
-  double total_s = 0;       // = horizon
-  double down_s = 0;        // time with fewer than a functional processors (System Down)
-  std::uint64_t events = 0;           // processor failures + repairs simulated
+  double useful_s = 0;       // committed useful work
+  double total_s = 0;        // = horizon
+  double down_s = 0;         // time with fewer than a functional processors (System Down)
+  double recovery_s = 0;     // time in System Recovery (recovery_s + up_s + down_s = total_s)
+  double up_s = 0;           // time in System Up
+  std::uint64_t events = 0;  // processor failures + repairs simulated
   std::uint64_t active_failures = 0;  // failures that hit the application
   std::uint64_t checkpoints = 0;      // completed checkpoints (incl. the first after recovery)
+  std::uint64_t recoveries = 0;       // successful recoveries (each commits I)
   double availability() const { return total_s > 0 ? useful_s / total_s : 0.0; }
 };
 
-// Simulates one replica. failures draws times to failure, repairs draws repair times.
+// Simulates one replica. failures draws times to failure, repairs draws repair times, each in
+// event order (the N first times to failure in processor order at time 0). All processors start
+// new and functional; the application starts a recovery at time 0 on processors 0..a-1.
+// Simultaneous events are processed in processor-index order; a failure at exactly the end of a
+// recovery or of an interval comes after that checkpoint. Throws InternalError on a config that
+// the model's validation should have rejected (a > N, I < L, I <= C, horizon <= 0).
 SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine& repairs);
 
 }  // namespace faultsweep::avail
