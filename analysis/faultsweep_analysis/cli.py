@@ -1,0 +1,101 @@
+"""Command line: python3 -m faultsweep_analysis {summary,plot,heatmap} FILE.h5 ...
+
+Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+import pandas as pd
+
+from .results import open_results
+
+
+def _fixed(pairs: list[str] | None) -> dict[str, str]:
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--fix {pair!r}: expected AXIS=VALUE (e.g. --fix I=2h)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python3 -m faultsweep_analysis",
+        description="Summaries and figures from a faultsweep results file (HDF5, schema 1).",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("summary", help="print one row per point: axes, metric means and 95 % CIs")
+    s.add_argument("file")
+    s.add_argument("--metrics", help="comma-separated metrics (default: all)")
+    s.add_argument("--stats", default="mean,ci95_lo,ci95_hi",
+                   help="comma-separated stats among n,mean,std,sem,ci95_lo,ci95_hi "
+                        "(default: mean,ci95_lo,ci95_hi)")
+    s.add_argument("--csv", metavar="OUT", help="also write the table as CSV")
+
+    fix_help = "AXIS=VALUE: keep only points with this axis value (repeatable; durations " \
+               "take suffixes s, min, h, d)"
+    l = sub.add_parser("plot", help="a metric against one axis, one line per value of another")
+    l.add_argument("file")
+    l.add_argument("--metric", required=True)
+    l.add_argument("--x", required=True, help="axis on the horizontal")
+    l.add_argument("--by", help="one line per value of this axis")
+    l.add_argument("--fix", action="append", metavar="AXIS=VALUE", help=fix_help)
+    l.add_argument("--out", required=True, help="PNG file to write")
+
+    h = sub.add_parser("heatmap", help="a metric over two axes")
+    h.add_argument("file")
+    h.add_argument("--metric", required=True)
+    h.add_argument("--x", required=True)
+    h.add_argument("--y", required=True)
+    h.add_argument("--fix", action="append", metavar="AXIS=VALUE", help=fix_help)
+    h.add_argument("--mark", choices=["max", "min", "none"], default="max",
+                   help="mark the largest (default) or smallest cell, or none")
+    h.add_argument("--out", required=True, help="PNG file to write")
+    return p
+
+
+def _warn_to_stderr(message, category, filename, lineno, file=None, line=None):
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    warnings.showwarning = _warn_to_stderr
+    try:
+        res = open_results(args.file)
+        if args.command == "summary":
+            metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
+            stats = [s.strip() for s in args.stats.split(",") if s.strip()]
+            frame = res.frame(metrics=metrics, stats=stats)
+            print(f"# {res.path}: model {res.model}, {len(res)} points, "
+                  f"{'complete' if res.complete else 'INCOMPLETE'}")
+            units = ", ".join(f"{n} [{res.units(n)}]" for n in res.axes + (metrics or res.metrics))
+            print(f"# units as stored: {units}")
+            with pd.option_context("display.max_rows", None, "display.max_columns", None,
+                                   "display.width", 200):
+                print(frame.to_string(float_format=lambda v: f"{v:.6g}"))
+            if args.csv:
+                frame.to_csv(args.csv)
+        elif args.command == "plot":
+            from .plots import plot_metric_vs_axis
+
+            plot_metric_vs_axis(res, args.metric, args.x, by=args.by, out_png=args.out,
+                                fixed=_fixed(args.fix))
+            print(args.out)
+        elif args.command == "heatmap":
+            from .plots import plot_heatmap
+
+            plot_heatmap(res, args.metric, args.x, args.y, out_png=args.out,
+                         fixed=_fixed(args.fix), mark=None if args.mark == "none" else args.mark)
+            print(args.out)
+    except (ValueError, KeyError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"error: {msg}", file=sys.stderr)
+        return 2
+    return 0
