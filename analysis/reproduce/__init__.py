@@ -1,0 +1,1 @@
+"""Per-paper reproduction scripts; each is also a command line (python3 analysis/reproduce/<paper>.py)."""
