@@ -15,57 +15,74 @@ namespace faultsweep::avail {
 namespace {
 
 // The pending event of every processor (its next failure or repair), organised as a winner
-// (tournament) tree: leaves hold the times, internal node k holds the index of the earliest leaf
-// below it. Each simulated event changes exactly one leaf, the current winner, and replaying its
-// path costs log2(P) compare-and-select steps with no data-dependent branch: cheaper than a heap's
-// sift-down, whose early exit mispredicts. Ties go to the lower processor index, so simultaneous
-// events (possible with constant distributions) are processed in a fixed, documented order.
+// (tournament) tree over P = bit_ceil(N) leaves: node k holds the earliest time below it and the
+// index of that processor; the root is node 1, leaf i is node P + i. Each simulated event changes
+// exactly one leaf, the current winner, and replaying its path to the root costs log2(P)
+// compare-and-select steps whose loads do not depend on the comparisons: cheaper than a heap's
+// sift-down, whose early exit mispredicts.
+//
+// Times are non-negative, so their IEEE-754 bit patterns order like the values and compare as
+// integers, which compiles to branch-free selects. Ties go to the lower processor index, i.e. to
+// the left subtree, so simultaneous events (possible with constant distributions) are processed
+// in index order.
 class EventTree {
  public:
   explicit EventTree(int n) : leaves_(std::bit_ceil(static_cast<unsigned>(n))) {
-    time_.assign(leaves_, std::numeric_limits<double>::infinity());
+    key_.assign(2 * leaves_, std::bit_cast<std::uint64_t>(kNever));
     win_.assign(2 * leaves_, 0);
     for (unsigned i = 0; i < leaves_; ++i) win_[leaves_ + i] = i;
   }
 
-  // Sets every leaf at once, then builds the tree bottom-up.
-  void set_initial(unsigned i, double t) { time_[i] = t; }
+  // Sets leaves one by one, then builds the tree bottom-up.
+  void set_initial(unsigned i, double t) { key_[leaves_ + i] = to_key(t); }
   void build() {
-    for (unsigned k = leaves_ - 1; k >= 1; --k) win_[k] = better(win_[2 * k], win_[2 * k + 1]);
-  }
-
-  unsigned top() const { return win_[1]; }
-  double top_time() const { return time_[win_[1]]; }
-
-  // New time for the current winner; replays its path to the root.
-  void replace_top(double t) {
-    const unsigned w0 = win_[1];
-    time_[w0] = t;
-    unsigned w = w0;
-    for (unsigned k = leaves_ + w0; k > 1; k >>= 1) {
-      w = better(w, win_[k ^ 1u]);
-      win_[k >> 1] = w;
+    for (unsigned k = leaves_ - 1; k >= 1; --k) {
+      const bool right = key_[2 * k + 1] < key_[2 * k];
+      key_[k] = key_[2 * k + right];
+      win_[k] = win_[2 * k + right];
     }
   }
 
- private:
-  unsigned better(unsigned x, unsigned y) const {
-    const double tx = time_[x], ty = time_[y];
-    return (ty < tx || (ty == tx && y < x)) ? y : x;
+  unsigned top() const { return win_[1]; }
+  double top_time() const { return std::bit_cast<double>(key_[1]); }
+
+  // New time for the current winner; replays its path to the root.
+  void replace_top(double t) {
+    unsigned w = win_[1];
+    std::uint64_t kw = to_key(t);
+    for (unsigned k = leaves_ + w; k > 1; k >>= 1) {
+      key_[k] = kw;
+      win_[k] = w;
+      // Sibling s takes over if earlier; on a tie only if it is the left one (k odd).
+      // Selection by masks: compilers turn `take ? a : b` back into a branch here.
+      const unsigned s = k ^ 1u;
+      const std::uint64_t ks = key_[s];
+      const unsigned ws = win_[s];
+      const std::uint64_t take = -static_cast<std::uint64_t>(ks < kw + (k & 1u));
+      kw ^= (kw ^ ks) & take;
+      w ^= (w ^ ws) & static_cast<unsigned>(take);
+    }
+    key_[1] = kw;
+    win_[1] = w;
   }
 
+ private:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+  static std::uint64_t to_key(double t) { return std::bit_cast<std::uint64_t>(t); }
+
   unsigned leaves_;
-  std::vector<double> time_;   // [leaves_]: pending event time per processor (+inf: padding)
-  std::vector<unsigned> win_;  // [2 * leaves_]: winner index per node; 1 is the root
+  std::vector<std::uint64_t> key_;  // [2P]: bit pattern of the earliest time below each node
+  std::vector<unsigned> win_;       // [2P]: the processor it belongs to (padding: +inf)
 };
 
 // A fixed-size bit set over processors (one word for N <= 64).
 class Bits {
  public:
   explicit Bits(int n) : words_((static_cast<std::size_t>(n) + 63) / 64, 0) {}
-  bool test(unsigned i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
+  unsigned test(unsigned i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   void set(unsigned i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(unsigned i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  void flip(unsigned i) { words_[i >> 6] ^= std::uint64_t{1} << (i & 63); }
   void clear() {
     for (auto& w : words_) w = 0;
   }
@@ -123,7 +140,7 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
   double recovery_end = rho;  // when the current recovery succeeds, if no active failure first
   double useful = 0;
   double recovery_s = 0, up_s = 0, down_s = 0;
-  std::uint64_t n_failures = 0, n_repairs = 0, active_failures = 0;
+  std::uint64_t events = 0, n_failures = 0, active_failures = 0;
   std::uint64_t recoveries_ok = 0, up_intervals = 0;
 
   // Closes the Up phase at time t: Eq. 3 semantics, only completed intervals are useful.
@@ -139,10 +156,16 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
     recovery_end = t + rho;
   };
 
+  // What the next draw is, indexed by "this event is a failure": a repair draws the next time to
+  // failure, a failure draws its repair time.
+  const dist::Dist* const draw_dist[2] = {&failure, &repair};
+  Engine* const draw_engine[2] = {&failures, &repairs};
+
   for (;;) {
     const double t = tree.top_time();
     if (t > horizon) break;
     const unsigned i = tree.top();
+    ++events;
 
     // A recovery that lasted rho without an active failure has succeeded (a failure at exactly
     // rho comes after the checkpoint): it commits I of useful work and the Up phase begins.
@@ -154,41 +177,41 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
       phase_start = recovery_end;
     }
 
-    if (functional.test(i)) {  // processor i fails, active or spare
-      ++n_failures;
-      functional.reset(i);
-      --n_functional;
-      tree.replace_top(t + repair.sample(repairs));
-      if (active.test(i)) {  // only in Recovery or Up: Down clears the active set
-        ++active_failures;
-        active.reset(i);
-        if (phase == Phase::up)
-          close_up(t);
-        else
-          recovery_s += t - phase_start;
-        if (n_functional >= a) {
-          // The lowest-index functional spare replaces it and the application recovers at once.
-          const int spare = functional.first_and_not(active);
-          FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
-          active.set(static_cast<unsigned>(spare));
-          start_recovery(t);
-        } else {
-          phase = Phase::down;
-          phase_start = t;
-          active.clear();
-        }
-      }
-    } else {  // processor i is repaired
-      ++n_repairs;
-      functional.set(i);
-      ++n_functional;
-      tree.replace_top(t + failure.sample(failures));
-      if (phase == Phase::down && n_functional == a) {
-        // Exactly a functional processors again: they become the active set (state [R:0]).
-        down_s += t - phase_start;
-        active.assign(functional);
+    // Processor i fails (active or spare) or is repaired. Both kinds share one code path, selected
+    // by data rather than by a branch: they arrive in random order, and a mispredicted branch per
+    // event would cost as much as the draw.
+    const unsigned fails = functional.test(i);  // 1: failure, 0: repair
+    tree.replace_top(t + draw_dist[fails]->sample(*draw_engine[fails]));
+    functional.flip(i);
+    n_functional += 1 - 2 * static_cast<int>(fails);
+    n_failures += fails;
+
+    if (active.test(i)) [[unlikely]] {
+      // An active processor failed (actives are functional, so this event is a failure; Down
+      // clears the active set, so the phase is Recovery or Up).
+      ++active_failures;
+      active.reset(i);
+      if (phase == Phase::up)
+        close_up(t);
+      else
+        recovery_s += t - phase_start;
+      if (n_functional >= a) {
+        // The lowest-index functional spare replaces it and the application recovers at once.
+        const int spare = functional.first_and_not(active);
+        FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
+        active.set(static_cast<unsigned>(spare));
         start_recovery(t);
+      } else {
+        phase = Phase::down;
+        phase_start = t;
+        active.clear();
       }
+    } else if (phase == Phase::down && n_functional == a) [[unlikely]] {
+      // A repair (in Down a failure only lowers the count) left exactly a functional processors:
+      // they become the active set and recover (state [R:0]).
+      down_s += t - phase_start;
+      active.assign(functional);
+      start_recovery(t);
     }
   }
 
@@ -218,7 +241,7 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
   r.down_s = down_s;
   r.recovery_s = recovery_s;
   r.up_s = up_s;
-  r.events = n_failures + n_repairs;
+  r.events = events;
   r.active_failures = active_failures;
   r.checkpoints = recoveries_ok + up_intervals;
   r.recoveries = recoveries_ok;
@@ -239,6 +262,7 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
            "useful work disagrees with the checkpoint counts");
   FS_CHECK(active_failures <= n_failures, "more active failures than failures");
   // Each processor alternates failure, repair, failure, ...: failures lead by one at most.
+  const std::uint64_t n_repairs = events - n_failures;
   FS_CHECK(n_failures >= n_repairs &&
                n_failures - n_repairs == static_cast<std::uint64_t>(N - n_functional),
            fmt::format("failures {} - repairs {} != failed processors {}", n_failures, n_repairs,
