@@ -3,7 +3,6 @@ import math
 import numpy as np
 import pytest
 
-import synth
 from faultsweep_analysis import open_results
 from reproduce import plank
 

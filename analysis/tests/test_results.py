@@ -1,6 +1,5 @@
 import h5py
 import numpy as np
-import pandas as pd
 import pytest
 
 import synth
@@ -59,12 +58,18 @@ def test_rejects_newer_schema_version_before_reading_anything_else(tmp_path):
         open_results(path)
 
 
-def test_accepts_fixed_length_byte_string_attributes(make_results):
+def test_accepts_fixed_length_byte_strings_and_bool_complete(make_results):
     path = availability_sweep(make_results)
     with h5py.File(path, "r+") as f:  # as a C++ writer using fixed-length strings would store it
         f.attrs["filetype"] = np.bytes_(b"faultsweep-results")
         f.attrs["model"] = np.bytes_(b"checkpoint_sim")
+        f.attrs["complete"] = np.bool_(True)
+        del f["points/env"]
+        f["points/env"] = np.array([b"HIGH"] * 12, dtype="S4")
+        f["points/env"].attrs["units"] = "1"
     res = open_results(path)
+    assert res.complete is True
+    assert res.points["env"].tolist() == ["HIGH"] * 12 and res.is_string_axis("env")
     assert res.attrs["filetype"] == "faultsweep-results"
     assert res.model == "checkpoint_sim"
 
