@@ -14,11 +14,11 @@ namespace faultsweep {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, double>, 19> kUnits{{
-    {"ms", 1e-3},       {"s", 1.0},         {"sec", 1.0},       {"second", 1.0},
-    {"seconds", 1.0},   {"min", kMinute_s}, {"m", kMinute_s},   {"minute", kMinute_s},
-    {"minutes", kMinute_s}, {"h", kHour_s}, {"hr", kHour_s},    {"hour", kHour_s},
-    {"hours", kHour_s}, {"d", kDay_s},      {"day", kDay_s},    {"days", kDay_s},
-    {"w", kWeek_s},     {"week", kWeek_s},  {"weeks", kWeek_s},
+    {"ms", 1e-3},           {"s", 1.0},         {"sec", 1.0},       {"second", 1.0},
+    {"seconds", 1.0},       {"min", kMinute_s}, {"m", kMinute_s},   {"minute", kMinute_s},
+    {"minutes", kMinute_s}, {"h", kHour_s},     {"hr", kHour_s},    {"hour", kHour_s},
+    {"hours", kHour_s},     {"d", kDay_s},      {"day", kDay_s},    {"days", kDay_s},
+    {"w", kWeek_s},         {"week", kWeek_s},  {"weeks", kWeek_s},
 }};
 
 std::string_view trim(std::string_view s) {
@@ -35,13 +35,13 @@ double parse_duration_s(std::string_view text) {
       "expected a duration such as \"90s\", \"5min\", \"2h\", \"3d\" (units ms, s, min, h, d, w)";
   double number = 0.0;
   auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), number);
-  if (ec != std::errc() || !std::isfinite(number)) throw InputError("", std::string(text), expected);
+  if (ec != std::errc() || !std::isfinite(number))
+    throw InputError("", std::string(text), expected);
   std::string_view unit = trim(std::string_view(end, t.data() + t.size() - end));
   if (unit.empty()) return number;  // bare numbers are seconds
   for (const auto& [name, factor] : kUnits)
     if (unit == name) return number * factor;
-  throw InputError("", std::string(text),
-                   fmt::format("unknown unit \"{}\"; {}", unit, expected));
+  throw InputError("", std::string(text), fmt::format("unknown unit \"{}\"; {}", unit, expected));
 }
 
 std::string format_duration(double seconds) {

@@ -35,9 +35,10 @@ void InputError::compose() {
 }
 
 void fail_check(const char* expr, const char* file, int line, const std::string& msg) {
-  throw InternalError(fmt::format("internal error (a bug in faultsweep) at {}:{}: check '{}' "
-                                  "failed: {}",
-                                  file, line, expr, msg));
+  throw InternalError(
+      fmt::format("internal error (a bug in faultsweep) at {}:{}: check '{}' "
+                  "failed: {}",
+                  file, line, expr, msg));
 }
 
 }  // namespace faultsweep

@@ -2,11 +2,13 @@
 
 #include "faultsweep/models/checkpoint_sim_model.hpp"
 #include "faultsweep/models/markov_availability.hpp"
+#include "faultsweep/models/synthetic.hpp"
 
 namespace faultsweep::models {
 
 const std::vector<const Model*>& all_models() {
-  static const std::vector<const Model*> list{};  // models being written; registered here
+  static const Synthetic synthetic;
+  static const std::vector<const Model*> list{&synthetic};  // Plank models being written
   return list;
 }
 

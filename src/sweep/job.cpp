@@ -1,1 +1,671 @@
-// placeholder: being written
+#include "faultsweep/sweep/job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <toml.hpp>
+
+#include "faultsweep/core/duration.hpp"
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/models/registry.hpp"
+#include "faultsweep/sweep/space.hpp"
+
+namespace faultsweep::sweep {
+namespace {
+
+using models::ParamKind;
+using models::ParamSpec;
+using Table = toml::value::table_type;
+
+int line_of(const toml::value& v) {
+  return static_cast<int>(v.location().line());
+}
+
+// A short, single-line rendering of a TOML value for error messages.
+std::string show(const toml::value& v) {
+  if (v.is_string()) return "\"" + v.as_string().str + "\"";
+  if (v.is_integer()) return fmt::format("{}", v.as_integer());
+  if (v.is_floating()) return fmt::format("{}", v.as_floating());
+  if (v.is_boolean()) return v.as_boolean() ? "true" : "false";
+  if (v.is_array()) {
+    std::string s = "[";
+    for (const auto& e : v.as_array()) s += (s.size() > 1 ? ", " : "") + show(e);
+    return s + "]";
+  }
+  if (v.is_table()) return "{...}";
+  return "?";
+}
+
+const char* type_name(const toml::value& v) {
+  if (v.is_string()) return "a string";
+  if (v.is_integer()) return "an integer";
+  if (v.is_floating()) return "a float";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_array()) return "an array";
+  if (v.is_table()) return "a table";
+  return "a date or time";
+}
+
+// Entries of a table sorted by source line (toml11 keeps no order), then by key.
+std::vector<std::pair<std::string, const toml::value*>> ordered(const toml::value& table) {
+  std::vector<std::pair<std::string, const toml::value*>> out;
+  for (const auto& [k, v] : table.as_table()) out.emplace_back(k, &v);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    const int la = line_of(*a.second), lb = line_of(*b.second);
+    return la != lb ? la < lb : a.first < b.first;
+  });
+  return out;
+}
+
+class Loader {
+ public:
+  Loader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+  JobSpec load();
+
+ private:
+  [[noreturn]] void error(int line, const std::string& key, const std::string& value,
+                          const std::string& expected) const {
+    throw InputError(key, value, expected).located(file_, line);
+  }
+  [[noreturn]] void error_at(const toml::value& v, const std::string& key,
+                             const std::string& expected) const {
+    error(line_of(v), key, show(v), expected);
+  }
+  void check_keys(const toml::value& table, const std::string& where,
+                  const std::vector<std::string>& allowed) const;
+  void parse_sweep(const toml::value& sweep);
+  void parse_replicas(const toml::value& v);
+  const ParamSpec* find_spec(const std::string& name) const;
+  Value convert(const toml::value& v, const ParamSpec& spec, const std::string& key) const;
+  void add_fixed(const std::string& name, const toml::value& v);
+  void add_axis(const std::string& name, const toml::value& v);
+  AxisMember make_member(const std::string& key, const toml::value& v, const std::string& where);
+  std::vector<Value> axis_values(const toml::value& v, const ParamSpec& spec,
+                                 const std::string& where) const;
+  void fill_defaults();
+  void expand_points();
+  int line_for_key(const std::string& key, std::string* prefix) const;
+
+  std::string file_, text_;
+  JobSpec job_;
+  int sweep_line_ = 0;
+  std::map<std::string, int> param_lines_;  // params key (dotted) -> line
+  std::map<std::string, int> axis_lines_;   // axis member key -> line
+};
+
+void Loader::check_keys(const toml::value& table, const std::string& where,
+                        const std::vector<std::string>& allowed) const {
+  for (const auto& [k, v] : table.as_table()) {
+    if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+    const std::string near = nearest(k, allowed);
+    error(line_of(v), where + k, show(v),
+          fmt::format("unknown key{}; allowed here: {}",
+                      near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near),
+                      fmt::join(allowed, ", ")));
+  }
+}
+
+JobSpec Loader::load() {
+  toml::value root;
+  try {
+    std::istringstream in(text_);
+    root = toml::parse(in, file_);
+  } catch (const toml::syntax_error& e) {
+    throw InputError(fmt::format("{}: not valid TOML:\n{}", file_, e.what()));
+  }
+  job_.file = file_;
+  job_.text = text_;
+  job_.base_dir = std::filesystem::path(file_).parent_path();
+  if (job_.base_dir.empty()) job_.base_dir = ".";
+  check_keys(root, "", {"sweep", "params", "axes"});
+  if (!root.contains("sweep") || !root.at("sweep").is_table())
+    throw InputError(
+        fmt::format("{}: missing [sweep] table (with at least model = \"...\")", file_));
+  parse_sweep(root.at("sweep"));
+  if (root.contains("params")) {
+    const toml::value& params = root.at("params");
+    if (!params.is_table()) error_at(params, "params", "expected a table");
+    for (const auto& [k, v] : ordered(params)) add_fixed(k, *v);
+  }
+  if (root.contains("axes")) {
+    const toml::value& axes = root.at("axes");
+    if (!axes.is_table()) error_at(axes, "axes", "expected a table");
+    for (const auto& [k, v] : ordered(axes)) add_axis(k, *v);
+  }
+  fill_defaults();
+  expand_points();
+  return std::move(job_);
+}
+
+void Loader::parse_sweep(const toml::value& sweep) {
+  sweep_line_ = line_of(sweep);
+  check_keys(sweep, "sweep.", {"model", "seed", "output", "replicas", "description"});
+  if (!sweep.contains("model"))
+    throw InputError("sweep.model", "", "required: the name of a model (see `faultsweep models`)")
+        .located(file_, sweep_line_);
+  const toml::value& m = sweep.at("model");
+  std::vector<std::string> names;
+  for (const auto* model : models::all_models()) names.push_back(model->name());
+  if (!m.is_string()) error_at(m, "sweep.model", "expected a string naming a model");
+  job_.model = models::find_model(m.as_string().str);
+  if (!job_.model) {
+    const std::string near = nearest(m.as_string().str, names);
+    error_at(m, "sweep.model",
+             fmt::format("unknown model{}; known models: {}",
+                         near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near),
+                         fmt::join(names, ", ")));
+  }
+  job_.seed = 1;
+  if (sweep.contains("seed")) {
+    const toml::value& s = sweep.at("seed");
+    if (!s.is_integer() || s.as_integer() < 0)
+      error_at(s, "sweep.seed", "expected a non-negative integer");
+    job_.seed = static_cast<std::uint64_t>(s.as_integer());
+  }
+  job_.output = "results/" + std::filesystem::path(file_).stem().string() + ".h5";
+  if (sweep.contains("output")) {
+    const toml::value& o = sweep.at("output");
+    if (!o.is_string() || o.as_string().str.empty())
+      error_at(o, "sweep.output", "expected a file path such as \"results/x.h5\"");
+    job_.output = o.as_string().str;
+    job_.output_line = line_of(o);
+  }
+  if (sweep.contains("description")) {
+    const toml::value& d = sweep.at("description");
+    if (!d.is_string()) error_at(d, "sweep.description", "expected a string");
+    job_.description = d.as_string().str;
+  }
+  const int default_replicas = job_.model->deterministic() ? 1 : 10;
+  job_.replicas.min = job_.replicas.max = default_replicas;
+  if (sweep.contains("replicas")) parse_replicas(sweep.at("replicas"));
+}
+
+void Loader::parse_replicas(const toml::value& v) {
+  const bool det = job_.model->deterministic();
+  auto positive_int = [&](const toml::value& x, const std::string& key) {
+    if (!x.is_integer() || x.as_integer() < 1 || x.as_integer() > 100000000)
+      error_at(x, key, "expected an integer from 1 to 100000000");
+    return static_cast<int>(x.as_integer());
+  };
+  if (v.is_integer()) {
+    job_.replicas.min = job_.replicas.max = positive_int(v, "sweep.replicas");
+  } else if (v.is_table()) {
+    check_keys(v, "sweep.replicas.", {"min", "max", "until"});
+    if (!v.contains("max") || !v.contains("until"))
+      error_at(v, "sweep.replicas",
+               "a stopping rule needs max and until, e.g. { min = 10, max = 400, until = { "
+               "metric = \"availability\", rel_ci95 = 0.005 } }");
+    job_.replicas.min = v.contains("min") ? positive_int(v.at("min"), "sweep.replicas.min") : 10;
+    job_.replicas.max = positive_int(v.at("max"), "sweep.replicas.max");
+    if (job_.replicas.max < job_.replicas.min)
+      error_at(v.at("max"), "sweep.replicas.max",
+               fmt::format("must be >= min = {}", job_.replicas.min));
+    const toml::value& u = v.at("until");
+    if (!u.is_table())
+      error_at(u, "sweep.replicas.until", "expected a table { metric = ..., ci95 = ... }");
+    check_keys(u, "sweep.replicas.until.", {"metric", "ci95", "rel_ci95"});
+    if (!u.contains("metric") || !u.at("metric").is_string())
+      error_at(u, "sweep.replicas.until.metric", "required: the name of a metric of the model");
+    job_.replicas.metric = u.at("metric").as_string().str;
+    if (job_.metric_index(job_.replicas.metric) < 0) {
+      std::vector<std::string> names;
+      for (const auto& m : job_.model->metrics()) names.push_back(m.name);
+      error_at(u.at("metric"), "sweep.replicas.until.metric",
+               fmt::format("not a metric of {}; its metrics: {}", job_.model->name(),
+                           fmt::join(names, ", ")));
+    }
+    const bool abs = u.contains("ci95"), rel = u.contains("rel_ci95");
+    if (abs == rel)
+      error_at(u, "sweep.replicas.until",
+               "give exactly one of ci95 (absolute) or rel_ci95 (relative)");
+    const toml::value& t = u.at(abs ? "ci95" : "rel_ci95");
+    const std::string tkey = std::string("sweep.replicas.until.") + (abs ? "ci95" : "rel_ci95");
+    if (!(t.is_floating() || t.is_integer())) error_at(t, tkey, "expected a positive number");
+    const double target = t.is_floating() ? t.as_floating() : static_cast<double>(t.as_integer());
+    if (!(target > 0) || !std::isfinite(target)) error_at(t, tkey, "expected a positive number");
+    (abs ? job_.replicas.ci95 : job_.replicas.rel_ci95) = target;
+    if (job_.replicas.min < 2) job_.replicas.min = 2;  // a CI needs two replicas
+  } else {
+    error_at(v, "sweep.replicas", "expected an integer or a stopping-rule table");
+  }
+  if (det && job_.replicas.max != 1)
+    error_at(v, "sweep.replicas",
+             fmt::format("model {} is deterministic: it runs one replica per point",
+                         job_.model->name()));
+}
+
+const ParamSpec* Loader::find_spec(const std::string& name) const {
+  for (const ParamSpec& s : job_.model->params())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+Value Loader::convert(const toml::value& v, const ParamSpec& spec, const std::string& key) const {
+  auto range_check = [&](double x) {
+    if (x < spec.min || x > spec.max) {
+      std::string want;
+      const auto num = [&](double b) {
+        return spec.kind == ParamKind::duration ? format_duration(b) : fmt::format("{}", b);
+      };
+      if (std::isfinite(spec.min) && std::isfinite(spec.max))
+        want = fmt::format("must be between {} and {}", num(spec.min), num(spec.max));
+      else if (std::isfinite(spec.min))
+        want = fmt::format("must be >= {}", num(spec.min));
+      else
+        want = fmt::format("must be <= {}", num(spec.max));
+      error_at(v, key, want);
+    }
+  };
+  switch (spec.kind) {
+    case ParamKind::integer: {
+      if (!v.is_integer())
+        error_at(v, key, fmt::format("expected an integer, got {}", type_name(v)));
+      range_check(static_cast<double>(v.as_integer()));
+      return static_cast<std::int64_t>(v.as_integer());
+    }
+    case ParamKind::real: {
+      if (!v.is_floating() && !v.is_integer())
+        error_at(v, key, fmt::format("expected a number, got {}", type_name(v)));
+      const double x = v.is_floating() ? v.as_floating() : static_cast<double>(v.as_integer());
+      if (!std::isfinite(x)) error_at(v, key, "expected a finite number");
+      range_check(x);
+      return x;
+    }
+    case ParamKind::duration: {
+      double s = 0;
+      if (v.is_string()) {
+        try {
+          s = parse_duration_s(v.as_string().str);
+        } catch (const InputError& e) {
+          error_at(v, key, e.expected());
+        }
+      } else if (v.is_integer() || v.is_floating()) {
+        s = v.is_floating() ? v.as_floating() : static_cast<double>(v.as_integer());
+      } else {
+        error_at(v, key, fmt::format("expected a duration such as \"5min\", got {}", type_name(v)));
+      }
+      if (!std::isfinite(s)) error_at(v, key, "expected a finite duration");
+      range_check(s);
+      return s;
+    }
+    case ParamKind::string: {
+      if (!v.is_string()) error_at(v, key, fmt::format("expected a string, got {}", type_name(v)));
+      const std::string& s = v.as_string().str;
+      if (!spec.choices.empty() &&
+          std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end()) {
+        const std::string near = nearest(s, spec.choices);
+        error_at(v, key,
+                 fmt::format("expected one of {}{}", fmt::join(spec.choices, ", "),
+                             near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near)));
+      }
+      return s;
+    }
+    case ParamKind::boolean:
+      if (!v.is_boolean())
+        error_at(v, key, fmt::format("expected true or false, got {}", type_name(v)));
+      return v.as_boolean();
+    case ParamKind::path: {
+      if (!v.is_string() || v.as_string().str.empty())
+        error_at(v, key, "expected a file or folder path (relative to the job file's folder)");
+      const std::filesystem::path p(v.as_string().str);
+      const std::filesystem::path full = p.is_absolute() ? p : job_.base_dir / p;
+      std::error_code ec;
+      if (!std::filesystem::exists(full, ec))
+        error_at(v, key, fmt::format("no such file or folder (looked for {})", full.string()));
+      if (std::filesystem::is_regular_file(full, ec) && !std::ifstream(full).good())
+        error_at(v, key, fmt::format("cannot read {}", full.string()));
+      return v.as_string().str;
+    }
+    case ParamKind::dist:
+      break;
+  }
+  FS_CHECK(false, "convert() is not for dist parameters");
+}
+
+// A value inside a dist table: "dist" is a string; everything else a number or a duration.
+Value dist_field(const Loader*, const toml::value& v) {
+  if (v.is_string()) return parse_duration_s(v.as_string().str);
+  if (v.is_integer()) return static_cast<double>(v.as_integer());
+  if (v.is_floating()) return v.as_floating();
+  throw InputError("", show(v), "expected a number or a duration such as \"70min\"");
+}
+
+void Loader::add_fixed(const std::string& name, const toml::value& v) {
+  const ParamSpec* spec = find_spec(name);
+  if (!spec) {
+    std::vector<std::string> names;
+    for (const ParamSpec& s : job_.model->params()) names.push_back(s.name);
+    const std::string near = nearest(name, names);
+    error_at(v, "params." + name,
+             fmt::format("unknown parameter of model {}{}; its parameters: {}", job_.model->name(),
+                         near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near),
+                         fmt::join(names, ", ")));
+  }
+  param_lines_[name] = line_of(v);
+  if (spec->kind != ParamKind::dist) {
+    job_.fixed.set(name, convert(v, *spec, "params." + name));
+    return;
+  }
+  if (!v.is_table() || !v.contains("dist") || !v.at("dist").is_string())
+    error_at(v, "params." + name,
+             "expected a distribution table such as { dist = \"exponential\", mean = \"70min\" }");
+  for (const auto& [k, field] : v.as_table()) {
+    param_lines_[name + "." + k] = line_of(field);
+    if (k == "dist") {
+      job_.fixed.set(name + ".dist", field.as_string().str);
+      continue;
+    }
+    try {
+      job_.fixed.set(name + "." + k, dist_field(this, field));
+    } catch (const InputError& e) {
+      error_at(field, "params." + name + "." + k, e.expected());
+    }
+  }
+}
+
+std::vector<Value> Loader::axis_values(const toml::value& v, const ParamSpec& spec,
+                                       const std::string& where) const {
+  std::vector<Value> out;
+  const bool dist_field_axis = spec.kind == ParamKind::dist;
+  auto one = [&](const toml::value& x) -> Value {
+    if (!dist_field_axis) return convert(x, spec, where);
+    try {
+      if (x.is_string() && where.ends_with(".dist")) return x.as_string().str;
+      return dist_field(this, x);
+    } catch (const InputError& e) {
+      error_at(x, where, e.expected());
+    }
+  };
+  if (v.is_array()) {
+    for (const auto& x : v.as_array()) out.push_back(one(x));
+  } else if (v.is_table()) {
+    check_keys(v, where + ".", {"range", "step", "linear", "log", "n"});
+    const bool has_range = v.contains("range"), has_lin = v.contains("linear"),
+               has_log = v.contains("log");
+    if (has_range + has_lin + has_log != 1)
+      error_at(v, where,
+               "expected exactly one of range = [lo, hi], linear = [lo, hi], log = [lo, hi]");
+    const char* kind = has_range ? "range" : has_lin ? "linear" : "log";
+    const toml::value& ends = v.at(kind);
+    if (!ends.is_array() || ends.as_array().size() != 2)
+      error_at(ends, where + "." + kind, "expected two values [lo, hi]");
+    const Value lo = one(ends.as_array()[0]), hi = one(ends.as_array()[1]);
+    const auto as_double = [](const Value& x) {
+      if (const auto* d = std::get_if<double>(&x)) return *d;
+      if (const auto* i = std::get_if<std::int64_t>(&x)) return static_cast<double>(*i);
+      return std::nan("");
+    };
+    const double dlo = as_double(lo), dhi = as_double(hi);
+    if (std::isnan(dlo) || std::isnan(dhi)) error_at(ends, where + "." + kind, "expected numbers");
+    if (dhi < dlo) error_at(ends, where + "." + kind, "hi must be >= lo");
+    if (has_range) {
+      if (spec.kind != ParamKind::integer)
+        error_at(v, where, "range = [lo, hi] is for integer parameters; use linear or log with n");
+      std::int64_t step = 1;
+      if (v.contains("step")) {
+        const toml::value& s = v.at("step");
+        if (!s.is_integer() || s.as_integer() < 1)
+          error_at(s, where + ".step", "expected an integer >= 1");
+        step = s.as_integer();
+      }
+      for (std::int64_t x :
+           range_values(std::get<std::int64_t>(lo), std::get<std::int64_t>(hi), step))
+        out.push_back(x);
+    } else {
+      if (spec.kind == ParamKind::integer || spec.kind == ParamKind::string ||
+          spec.kind == ParamKind::boolean || spec.kind == ParamKind::path)
+        error_at(v, where, fmt::format("{} = [lo, hi] needs a real-valued parameter", kind));
+      if (!v.contains("n") || !v.at("n").is_integer() || v.at("n").as_integer() < 1 ||
+          v.at("n").as_integer() > 10000000)
+        error_at(v, where + ".n", "required: the number of values, an integer >= 1");
+      if (has_log && dlo <= 0) error_at(ends, where + ".log", "log spacing needs lo > 0");
+      const int n = static_cast<int>(v.at("n").as_integer());
+      for (double x : has_log ? log_values(dlo, dhi, n) : linear_values(dlo, dhi, n))
+        out.push_back(x);
+    }
+  } else {
+    error_at(v, where,
+             "expected a list [..], or { range = [lo, hi] }, { linear = [lo, hi], n = N }, "
+             "{ log = [lo, hi], n = N }, or { zip = { ... } }");
+  }
+  if (out.empty()) error_at(v, where, "an axis needs at least one value");
+  return out;
+}
+
+AxisMember Loader::make_member(const std::string& key, const toml::value& v,
+                               const std::string& where) {
+  const std::string base = key.substr(0, key.find('.'));
+  const ParamSpec* spec = find_spec(base);
+  const bool dotted = key.find('.') != std::string::npos;
+  if (!spec || (dotted && spec->kind != ParamKind::dist) ||
+      (!dotted && spec->kind == ParamKind::dist)) {
+    std::vector<std::string> names;
+    for (const ParamSpec& s : job_.model->params())
+      names.push_back(s.kind == ParamKind::dist ? s.name + ".<field>" : s.name);
+    const std::string near = nearest(key, names);
+    error_at(v, where,
+             fmt::format("not a parameter of model {}{} (a distribution is swept by one field, "
+                         "e.g. failures.shape); its parameters: {}",
+                         job_.model->name(),
+                         near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near),
+                         fmt::join(names, ", ")));
+  }
+  if (job_.fixed.has(key) || axis_lines_.count(key))
+    error_at(v, where, "this parameter is set twice (in [params] and [axes], or in two axes)");
+  AxisMember m;
+  m.key = key;
+  m.line = line_of(v);
+  m.values = axis_values(v, *spec, where);
+  const bool time_field = dotted && !key.ends_with(".dist") && !key.ends_with(".shape") &&
+                          !key.ends_with(".sigma") && !key.ends_with(".rate") &&
+                          !key.ends_with(".mu");
+  m.units = spec->kind == ParamKind::duration || time_field ? "s"
+            : spec->unit.empty()                            ? "1"
+                                                            : spec->unit;
+  axis_lines_[key] = m.line;
+  return m;
+}
+
+void Loader::add_axis(const std::string& name, const toml::value& v) {
+  Axis axis;
+  axis.name = name;
+  if (v.is_table() && v.contains("zip")) {
+    check_keys(v, "axes." + name + ".", {"zip"});
+    const toml::value& z = v.at("zip");
+    if (!z.is_table() || z.as_table().empty())
+      error_at(z, "axes." + name + ".zip", "expected a table of equally long lists");
+    for (const auto& [k, mv] : ordered(z))
+      axis.members.push_back(make_member(k, *mv, "axes." + name + ".zip." + k));
+    for (const AxisMember& m : axis.members)
+      if (m.values.size() != axis.members.front().values.size())
+        error(m.line, "axes." + name + ".zip." + m.key, fmt::format("{} values", m.values.size()),
+              fmt::format("zipped lists must have equal lengths ({} has {})",
+                          axis.members.front().key, axis.members.front().values.size()));
+  } else {
+    axis.members.push_back(make_member(name, v, "axes." + name));
+  }
+  job_.axes.push_back(std::move(axis));
+}
+
+void Loader::fill_defaults() {
+  for (const ParamSpec& s : job_.model->params()) {
+    if (job_.fixed.has(s.name) || axis_lines_.count(s.name)) continue;
+    bool swept_field = false;
+    for (const auto& [k, line] : axis_lines_) swept_field |= k.starts_with(s.name + ".");
+    if (swept_field) {
+      if (!job_.fixed.has(s.name + ".dist") && !axis_lines_.count(s.name + ".dist"))
+        error(axis_lines_.lower_bound(s.name + ".")->second, "axes." + s.name, "",
+              fmt::format("a swept field of {} needs params.{} = {{ dist = ... }} for the rest",
+                          s.name, s.name));
+      continue;
+    }
+    if (s.default_value) {
+      job_.fixed.set(s.name, *s.default_value);
+    } else if (!s.optional) {
+      throw InputError("params." + s.name, "",
+                       fmt::format("required by model {} ({}{})", job_.model->name(), s.help,
+                                   s.unit.empty() ? "" : ", in " + s.unit))
+          .located(file_, sweep_line_);
+    }
+  }
+}
+
+int Loader::line_for_key(const std::string& key, std::string* prefix) const {
+  for (std::string k = key;;) {
+    if (auto it = axis_lines_.find(k); it != axis_lines_.end()) {
+      *prefix = "axes.";
+      return it->second;
+    }
+    if (auto it = param_lines_.find(k); it != param_lines_.end()) {
+      *prefix = "params.";
+      return it->second;
+    }
+    const auto dot = k.rfind('.');
+    if (dot == std::string::npos) break;
+    k = k.substr(0, dot);
+  }
+  *prefix = "params.";
+  return sweep_line_;
+}
+
+void Loader::expand_points() {
+  const std::size_t n = grid_size(job_.axes);
+  if (n > 100000000)
+    throw InputError(fmt::format("{}: the grid has {} points; at most 1e8", file_, n));
+  job_.points.reserve(n);
+  job_.costs.reserve(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    Params point = job_.fixed;
+    const auto coords = grid_coordinates(job_.axes, p);
+    std::string where;
+    for (std::size_t a = 0; a < job_.axes.size(); ++a)
+      for (const AxisMember& m : job_.axes[a].members) {
+        point.set(m.key, m.values[coords[a]]);
+        where += fmt::format("{}{}={}", where.empty() ? "" : ", ", m.key,
+                             canonical_value(m.values[coords[a]]));
+      }
+    try {
+      for (const auto& s : job_.model->params()) {
+        if (s.kind != ParamKind::dist || !point.has(s.name + ".dist")) continue;
+        try {
+          (void)dist::Dist::from_params(point.sub(s.name));
+        } catch (const InputError& e) {
+          throw InputError(s.name + "." + e.key(), e.value(), e.expected());
+        }
+      }
+      job_.model->validate(point, job_.base_dir);
+    } catch (const InputError& e) {
+      if (!e.file().empty()) throw;
+      std::string prefix;
+      const int line = line_for_key(e.key(), &prefix);
+      InputError located = e.located(file_, line, prefix);
+      if (where.empty()) throw located;
+      throw InputError(fmt::format("{} (at the point {})", located.what(), where));
+    }
+    job_.costs.push_back(job_.model->cost(point));
+    job_.points.push_back(std::move(point));
+  }
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diag + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+int JobSpec::metric_index(const std::string& name) const {
+  const auto& ms = model->metrics();
+  for (std::size_t i = 0; i < ms.size(); ++i)
+    if (ms[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
+}
+
+JobSpec parse_job(const std::string& text, const std::string& file) {
+  return Loader(file, text).load();
+}
+
+JobSpec load_job(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw InputError(fmt::format("{}: no such job file", path));
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a folder, not a job file", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read the job file", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_job(s.str(), path);
+}
+
+std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& now) {
+  std::vector<std::string> d;
+  if (before.model->name() != now.model->name())
+    d.push_back(fmt::format("sweep.model: {} -> {}", before.model->name(), now.model->name()));
+  if (before.seed != now.seed)
+    d.push_back(fmt::format("sweep.seed: {} -> {}", before.seed, now.seed));
+  const auto rule = [](const ReplicaRule& r) {
+    return r.adaptive() ? fmt::format("min {} max {} until {} ci95 {} rel_ci95 {}", r.min, r.max,
+                                      r.metric, r.ci95, r.rel_ci95)
+                        : fmt::format("{}", r.max);
+  };
+  if (rule(before.replicas) != rule(now.replicas))
+    d.push_back(fmt::format("sweep.replicas: {} -> {}", rule(before.replicas), rule(now.replicas)));
+  for (const auto& [k, v] : before.fixed.values()) {
+    if (!now.fixed.has(k))
+      d.push_back(fmt::format("params.{}: {} -> (not fixed)", k, canonical_value(v)));
+    else if (canonical_value(now.fixed.at(k)) != canonical_value(v))
+      d.push_back(fmt::format("params.{}: {} -> {}", k, canonical_value(v),
+                              canonical_value(now.fixed.at(k))));
+  }
+  for (const auto& [k, v] : now.fixed.values())
+    if (!before.fixed.has(k))
+      d.push_back(fmt::format("params.{}: (not fixed) -> {}", k, canonical_value(v)));
+  const auto axis_text = [](const Axis& a) {
+    std::string s;
+    for (const AxisMember& m : a.members) {
+      s += m.key + "=[";
+      for (std::size_t i = 0; i < m.values.size(); ++i)
+        s += (i ? "," : "") + canonical_value(m.values[i]);
+      s += "] ";
+    }
+    return s;
+  };
+  const std::size_t na = std::max(before.axes.size(), now.axes.size());
+  for (std::size_t i = 0; i < na; ++i) {
+    const std::string b = i < before.axes.size() ? axis_text(before.axes[i]) : "(none)";
+    const std::string n = i < now.axes.size() ? axis_text(now.axes[i]) : "(none)";
+    if (b != n) {
+      const std::string name = i < now.axes.size() ? now.axes[i].name : before.axes[i].name;
+      d.push_back(fmt::format("axes.{} changed: {}-> {}", name, b, n));
+    }
+  }
+  return d;
+}
+
+}  // namespace faultsweep::sweep

@@ -1,1 +1,183 @@
-// placeholder: being written
+#include "faultsweep/sweep/journal.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
+
+namespace faultsweep::sweep {
+namespace {
+
+constexpr char kMagic[] = "FSJOURNAL1\n";
+constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
+
+template <class T>
+void put(std::vector<unsigned char>& b, T v) {
+  unsigned char raw[sizeof(T)];
+  std::memcpy(raw, &v, sizeof(T));
+  b.insert(b.end(), raw, raw + sizeof(T));
+}
+
+void put_string(std::vector<unsigned char>& b, const std::string& s) {
+  put<std::uint64_t>(b, s.size());
+  b.insert(b.end(), s.begin(), s.end());
+}
+
+void write_all(int fd, const unsigned char* p, std::size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw IoError(fmt::format("{}: cannot write the journal: {}", path, std::strerror(errno)));
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<unsigned char>& d) : d_(d) {}
+  bool can(std::size_t n) const { return pos_ + n <= d_.size(); }
+  template <class T>
+  T get() {
+    T v;
+    std::memcpy(&v, d_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  std::size_t pos() const { return pos_; }
+  void skip(std::size_t n) { pos_ += n; }
+
+ private:
+  const std::vector<unsigned char>& d_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+JournalContents read_journal(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("{}: cannot open the journal", path.string()));
+  const std::vector<unsigned char> d((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+  const auto bad = [&](const char* why) {
+    return IoError(fmt::format("{}: not a faultsweep journal or its header is damaged ({})",
+                               path.string(), why));
+  };
+  if (d.size() < kMagicLen || std::memcmp(d.data(), kMagic, kMagicLen) != 0) throw bad("magic");
+  Reader r(d);
+  r.skip(kMagicLen);
+  JournalContents c;
+  for (std::string* s : {&c.job_file, &c.job_text}) {
+    if (!r.can(8)) throw bad("truncated");
+    const auto n = r.get<std::uint64_t>();
+    if (!r.can(n)) throw bad("truncated");
+    s->assign(reinterpret_cast<const char*>(d.data() + r.pos()), n);
+    r.skip(n);
+  }
+  if (!r.can(8)) throw bad("truncated");
+  c.metric_count = r.get<std::uint32_t>();
+  const std::size_t header_end = r.pos();
+  if (r.get<std::uint32_t>() != crc32_bytes(d.data(), header_end)) throw bad("checksum");
+  const std::size_t rec = 8 + 8 * static_cast<std::size_t>(c.metric_count) + 4;
+  c.valid_bytes = r.pos();
+  while (r.can(rec)) {
+    const std::size_t start = r.pos();
+    const std::uint32_t crc = crc32_bytes(d.data() + start, rec - 4);
+    std::uint32_t stored;
+    std::memcpy(&stored, d.data() + start + rec - 4, 4);
+    if (crc != stored) break;
+    c.tasks.push_back(r.get<std::uint64_t>());
+    for (std::uint32_t m = 0; m < c.metric_count; ++m) c.values.push_back(r.get<double>());
+    r.skip(4);
+    c.valid_bytes = r.pos();
+  }
+  c.dropped_bytes = d.size() - c.valid_bytes;
+  return c;
+}
+
+Journal::Journal(int fd, std::string path, std::uint32_t metric_count)
+    : fd_(fd), path_(std::move(path)), metric_count_(metric_count) {}
+
+Journal::Journal(Journal&& o) noexcept
+    : fd_(o.fd_),
+      path_(std::move(o.path_)),
+      metric_count_(o.metric_count_),
+      buffer_(std::move(o.buffer_)) {
+  o.fd_ = -1;
+}
+
+Journal& Journal::operator=(Journal&& o) noexcept {
+  if (this != &o) {
+    this->~Journal();
+    fd_ = o.fd_;
+    path_ = std::move(o.path_);
+    metric_count_ = o.metric_count_;
+    buffer_ = std::move(o.buffer_);
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+Journal::~Journal() {
+  if (fd_ < 0) return;
+  try {
+    sync();
+  } catch (...) {  // a destructor must not throw; the caller syncs explicitly before this
+  }
+  ::close(fd_);
+}
+
+Journal Journal::create(const std::filesystem::path& path, const std::string& job_file,
+                        const std::string& job_text, std::uint32_t metric_count) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw IoError(
+        fmt::format("{}: cannot create the journal: {}", path.string(), std::strerror(errno)));
+  Journal j(fd, path.string(), metric_count);
+  std::vector<unsigned char> h(kMagic, kMagic + kMagicLen);
+  put_string(h, job_file);
+  put_string(h, job_text);
+  put<std::uint32_t>(h, metric_count);
+  put<std::uint32_t>(h, crc32_bytes(h.data(), h.size()));
+  write_all(fd, h.data(), h.size(), j.path_);
+  if (::fsync(fd) != 0)
+    throw IoError(fmt::format("{}: fsync failed: {}", path.string(), std::strerror(errno)));
+  return j;
+}
+
+Journal Journal::append_to(const std::filesystem::path& path, const JournalContents& contents) {
+  if (::truncate(path.c_str(), static_cast<off_t>(contents.valid_bytes)) != 0)
+    throw IoError(
+        fmt::format("{}: cannot cut the torn tail: {}", path.string(), std::strerror(errno)));
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0)
+    throw IoError(
+        fmt::format("{}: cannot open the journal: {}", path.string(), std::strerror(errno)));
+  return Journal(fd, path.string(), contents.metric_count);
+}
+
+void Journal::append(std::uint64_t task, const double* values) {
+  const std::size_t start = buffer_.size();
+  put<std::uint64_t>(buffer_, task);
+  for (std::uint32_t m = 0; m < metric_count_; ++m) put<double>(buffer_, values[m]);
+  put<std::uint32_t>(buffer_, crc32_bytes(buffer_.data() + start, buffer_.size() - start));
+}
+
+void Journal::sync() {
+  if (buffer_.empty()) return;
+  write_all(fd_, buffer_.data(), buffer_.size(), path_);
+  buffer_.clear();
+  if (::fdatasync(fd_) != 0)
+    throw IoError(fmt::format("{}: fdatasync failed: {}", path_, std::strerror(errno)));
+}
+
+}  // namespace faultsweep::sweep

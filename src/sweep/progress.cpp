@@ -1,1 +1,41 @@
-// placeholder: being written
+#include "faultsweep/sweep/progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "faultsweep/core/duration.hpp"
+
+namespace faultsweep::sweep {
+
+Progress::Progress(bool enabled)
+    : enabled_(enabled), tty_(::isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
+
+void Progress::update(std::size_t done, std::size_t total, double cost_done, double cost_total,
+                      int round, bool force) {
+  if (!enabled_) return;
+  if (first_done_ == static_cast<std::size_t>(-1)) first_done_ = done, first_cost_ = cost_done;
+  const auto now = Clock::now();
+  const double since_last = std::chrono::duration<double>(now - last_).count();
+  if (!force && since_last < (tty_ ? 1.0 : 10.0)) return;
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done - first_done_) / elapsed : 0;
+  const double cost_rate = elapsed > 0 ? (cost_done - first_cost_) / elapsed : 0;
+  const std::string eta =
+      cost_rate > 0 ? format_duration((cost_total - cost_done) / cost_rate) : std::string("?");
+  const std::string line = fmt::format(
+      "faultsweep: {}/{} tasks ({:.1f}%), {:.1f} tasks/s, elapsed {}, ETA {}{}", done, total,
+      total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, rate,
+      format_duration(elapsed), eta, round > 0 ? fmt::format(", round {}", round + 1) : "");
+  std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", line.c_str());
+  std::fflush(stderr);
+  printed_ = true;
+}
+
+void Progress::finish() {
+  if (enabled_ && printed_ && tty_) std::fputc('\n', stderr);
+}
+
+}  // namespace faultsweep::sweep

@@ -1,1 +1,235 @@
-// placeholder: being written
+#include "faultsweep/sweep/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/mpi.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/sweep/coordinator.hpp"
+#include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/signals.hpp"
+#include "faultsweep/sweep/store.hpp"
+
+namespace faultsweep::sweep {
+namespace fs = std::filesystem;
+namespace mpi = boost::mpi;
+
+namespace {
+
+void say(const std::string& msg) {
+  std::fprintf(stderr, "faultsweep: %s\n", msg.c_str());
+}
+
+// What rank 0 decided before any task runs; broadcast to all ranks.
+struct Plan {
+  int exit_code = -1;  // >= 0: stop now with this code
+  template <class Ar>
+  void serialize(Ar& ar, unsigned) {
+    ar& exit_code;
+  }
+};
+
+// Fills `table` from a journal or a partial results file and opens the journal to append to.
+// Refuses (InputError) when the job changed since, and says what changed.
+std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
+                                       const fs::path& journal_path, ResultTable& table,
+                                       bool* already_complete) {
+  const auto refuse_if_changed = [&](const std::string& old_text, const std::string& old_file,
+                                     const std::string& source) {
+    if (old_text == job.text) return;
+    const JobSpec before = parse_job(old_text, old_file);
+    const auto diffs = job_differences(before, job);
+    if (diffs.empty()) return;  // comments or formatting only
+    std::string msg = fmt::format(
+        "{}: cannot resume: the job's parameters changed since {} was written:", job.file, source);
+    for (const auto& d : diffs) msg += "\n  " + d;
+    msg += "\nrun the original job file, or start a new sweep with another output (--out)";
+    throw InputError(msg);
+  };
+  const std::size_t M = job.metric_count();
+  if (fs::exists(journal_path)) {
+    JournalContents c = read_journal(journal_path);
+    refuse_if_changed(c.job_text, c.job_file, journal_path.string());
+    FS_CHECK(c.metric_count == M, "journal metric count differs from the model's");
+    for (std::size_t i = 0; i < c.tasks.size(); ++i) {
+      const std::uint64_t t = c.tasks[i];
+      if (t >= table.tasks()) continue;
+      table.done[t] = 1;
+      for (std::size_t m = 0; m < M; ++m) table.value(m, t) = c.values[i * M + m];
+    }
+    say(fmt::format(
+        "resuming from {}: {} finished tasks{}", journal_path.string(), table.done_count(),
+        c.dropped_bytes ? fmt::format(" ({} bytes of a torn last record dropped)", c.dropped_bytes)
+                        : ""));
+    return Journal::append_to(journal_path, c);
+  }
+  if (fs::exists(out)) {
+    StoredResults s = read_results(out);
+    refuse_if_changed(s.job_text, s.job_file_name, out.string());
+    if (s.table.points != table.points || s.table.replicas_max != table.replicas_max ||
+        s.metrics.size() != M)
+      throw InputError(
+          fmt::format("{}: cannot resume: {} has a different shape", job.file, out.string()));
+    if (s.complete) {
+      *already_complete = true;
+      return std::nullopt;
+    }
+    table = s.table;
+    Journal j = Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M));
+    std::vector<double> v(M);
+    for (std::size_t t = 0; t < table.tasks(); ++t)
+      if (table.done[t]) {
+        for (std::size_t m = 0; m < M; ++m) v[m] = table.value(m, t);
+        j.append(t, v.data());
+      }
+    j.sync();
+    say(fmt::format("resuming from the partial file {}: {} finished tasks", out.string(),
+                    table.done_count()));
+    return j;
+  }
+  say(fmt::format("--resume: nothing to resume at {}; starting the sweep", out.string()));
+  return Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M));
+}
+
+// Rank 0's checks on the output before anything runs.
+fs::path output_path(const JobSpec& job, const RunOptions& opt) {
+  const bool from_cli = !opt.out.empty();
+  const fs::path out = from_cli ? fs::path(opt.out) : fs::path(job.output);
+  const auto bad = [&](const std::string& why) -> InputError {
+    if (from_cli) return InputError("--out", opt.out, why);
+    return InputError("sweep.output", "\"" + job.output + "\"", why)
+        .located(job.file, job.output_line);
+  };
+  fs::path dir = out.parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw bad(fmt::format("the folder {} does not exist (create it first)", dir.string()));
+  if (fs::is_directory(out, ec)) throw bad("is a folder; expected a file name such as x.h5");
+  return out;
+}
+
+}  // namespace
+
+int run_sweep(const RunOptions& opt) {
+  mpi::environment env(mpi::threading::funneled);
+  mpi::communicator world;
+  install_stop_handlers();
+  const bool root = world.rank() == 0;
+
+  // Rank 0 reads the job file; every rank parses the same text (so all see the same points).
+  std::string text, error;
+  if (root) {
+    try {
+      text = load_job(opt.job_path).text;
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  mpi::broadcast(world, text, 0);
+  mpi::broadcast(world, error, 0);
+  if (!error.empty()) {
+    if (root) std::fprintf(stderr, "faultsweep: error: %s\n", error.c_str());
+    return kExitInput;
+  }
+  std::optional<JobSpec> job;
+  try {
+    job = parse_job(text, opt.job_path);
+  } catch (const InputError& e) {
+    if (root) std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    return kExitInput;
+  }
+
+  const std::size_t R = static_cast<std::size_t>(job->replicas.max);
+  ResultTable table(job->points.size(), R, job->metric_count());
+  Plan plan;
+  fs::path out, journal_path;
+  std::optional<Journal> journal;
+  if (root) {
+    try {
+      out = output_path(*job, opt);
+      journal_path = out.string() + ".journal";
+      bool already_complete = false;
+      if (opt.resume) {
+        journal = open_for_resume(*job, out, journal_path, table, &already_complete);
+        if (already_complete) {
+          say(fmt::format("{} is already complete; nothing to do", out.string()));
+          plan.exit_code = kExitOk;
+        }
+      } else {
+        if (fs::exists(journal_path) && !opt.overwrite)
+          throw InputError(fmt::format(
+              "{}: a journal of an interrupted run exists; continue it with --resume, or pass "
+              "--overwrite to start over",
+              journal_path.string()));
+        if (fs::exists(out) && !opt.overwrite)
+          throw InputError(
+              fmt::format("{} exists; pass --resume to continue it or --overwrite to replace it",
+                          out.string()));
+        if (opt.overwrite) fs::remove(journal_path);
+        journal = Journal::create(journal_path, job->file, job->text,
+                                  static_cast<std::uint32_t>(job->metric_count()));
+      }
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+      plan.exit_code = kExitInput;
+    } catch (const Error& e) {
+      std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+      plan.exit_code = kExitIo;
+    }
+  }
+  mpi::broadcast(world, plan, 0);
+  if (plan.exit_code >= 0) return plan.exit_code;
+
+  if (!root) {
+    run_remote_worker(*job, world);
+    int code = 0;
+    mpi::broadcast(world, code, 0);
+    return code;
+  }
+
+  if (!opt.quiet)
+    say(fmt::format("{}: model {}, {} points x {} replicas{} on {} rank{}, output {}", job->file,
+                    job->model->name(), job->points.size(), R,
+                    job->replicas.adaptive() ? " at most" : "", world.size(),
+                    world.size() > 1 ? "s" : "", out.string()));
+  const CoordinatorOutcome outcome = coordinate(*job, world, table, *journal, !opt.quiet);
+  int code = kExitOk;
+  try {
+    journal->sync();
+    const bool complete = outcome.status == CoordinatorOutcome::complete;
+    write_results(out, *job, table, complete);
+    if (complete) {
+      journal.reset();
+      fs::remove(journal_path);
+      if (!opt.quiet)
+        say(fmt::format("done: {} tasks in {:.3g} s; wrote {}", table.done_count(), outcome.seconds,
+                        out.string()));
+    } else if (outcome.status == CoordinatorOutcome::interrupted) {
+      say(
+          fmt::format("interrupted{}: {} of the tasks finished are saved in {} (marked "
+                      "incomplete) and {}; rerun with --resume to finish (exit code {})",
+                      stop_signal() ? fmt::format(" by signal {}", stop_signal()) : "",
+                      table.done_count(), out.string(), journal_path.string(), kExitInterrupted));
+      code = kExitInterrupted;
+    } else {
+      std::fprintf(stderr, "faultsweep: error: %s\n", outcome.error.c_str());
+      say(fmt::format("the {} finished tasks are saved in {} (marked incomplete)",
+                      table.done_count(), out.string()));
+      code = outcome.status == CoordinatorOutcome::input_error ? kExitInput : kExitInternal;
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    code = kExitIo;
+  }
+  mpi::broadcast(world, code, 0);
+  return code;
+}
+
+}  // namespace faultsweep::sweep

@@ -1,1 +1,203 @@
-// placeholder: being written
+#include "faultsweep/sweep/store.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "faultsweep/core/build_info.hpp"
+#include "faultsweep/core/hash.hpp"
+#include "faultsweep/io/h5.hpp"
+#include "faultsweep/sweep/space.hpp"
+#include "faultsweep/sweep/stats.hpp"
+
+namespace faultsweep::sweep {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  if (s.empty()) return out;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) out.push_back(s.substr(start, i - start)), start = i + 1;
+  return out;
+}
+
+std::string now_utc() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+}
+
+void write_points(hid_t root, const JobSpec& job, const std::string& f) {
+  io::Handle g = io::create_group(root, "points", f);
+  const auto& pts = job.points;
+  std::vector<std::string> params;
+  params.reserve(pts.size());
+  for (const Params& p : pts) params.push_back(p.canonical_text());
+  io::write_strings(g.id(), "params", params, f);
+  io::describe(g.id(), "params", "", "canonical key=value text of every parameter of each point",
+               f);
+  for (const Axis& axis : job.axes)
+    for (const AxisMember& m : axis.members) {
+      const bool is_string = std::holds_alternative<std::string>(m.values.front());
+      const auto coord_of = [&](std::size_t p) {
+        return grid_coordinates(job.axes, p)[static_cast<std::size_t>(&axis - job.axes.data())];
+      };
+      if (is_string) {
+        std::vector<std::string> col(pts.size());
+        for (std::size_t p = 0; p < pts.size(); ++p)
+          col[p] = std::get<std::string>(m.values[coord_of(p)]);
+        io::write_strings(g.id(), m.key, col, f);
+      } else {
+        std::vector<double> col(pts.size());
+        for (std::size_t p = 0; p < pts.size(); ++p) col[p] = pts[p].real(m.key);
+        io::write_doubles(g.id(), m.key, col, {pts.size()}, f);
+      }
+      io::describe(g.id(), m.key, m.units,
+                   axis.members.size() > 1
+                       ? fmt::format("swept parameter (zipped group {})", axis.name)
+                       : "swept parameter",
+                   f);
+    }
+}
+
+}  // namespace
+
+ResultTable::ResultTable(std::size_t p, std::size_t r, std::size_t m)
+    : points(p),
+      replicas_max(r),
+      metrics(m),
+      values(p * r * m, std::numeric_limits<double>::quiet_NaN()),
+      done(p * r, 0) {}
+
+std::size_t ResultTable::done_count() const {
+  std::size_t n = 0;
+  for (auto d : done) n += d;
+  return n;
+}
+
+void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
+                   bool complete) {
+  const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
+  std::filesystem::remove(tmp);
+  try {
+    const std::string f = tmp.string();
+    io::File file = io::File::create(tmp);
+    const hid_t root = file.id();
+    std::vector<std::string> axis_names, metric_names;
+    for (const Axis& a : job.axes)
+      for (const AxisMember& m : a.members) axis_names.push_back(m.key);
+    for (const auto& m : job.model->metrics()) metric_names.push_back(m.name);
+    io::write_attr(root, "filetype", std::string(kFileType), f);
+    io::write_attr(root, "schema_version", kSchemaVersion, f);
+    io::write_attr(root, "faultsweep_version", std::string(version()), f);
+    io::write_attr(root, "git_sha", std::string(git_sha()), f);
+    io::write_attr(root, "compiler", std::string(compiler()), f);
+    io::write_attr(root, "created_utc", now_utc(), f);
+    io::write_attr(root, "model", job.model->name(), f);
+    io::write_attr(root, "master_seed", job.seed, f);
+    io::write_attr(root, "job_file", job.text, f);
+    io::write_attr(root, "job_file_name", job.file, f);
+    io::write_attr(root, "job_file_sha256", sha256_hex(job.text), f);
+    io::write_attr(root, "complete", static_cast<std::int64_t>(complete ? 1 : 0), f);
+    io::write_attr(root, "axes", fmt::format("{}", fmt::join(axis_names, ",")), f);
+    io::write_attr(root, "metrics", fmt::format("{}", fmt::join(metric_names, ",")), f);
+    io::write_attr(root, "replicas_max", static_cast<std::int64_t>(t.replicas_max), f);
+    io::write_attr(root, "description", job.description, f);
+    write_points(root, job, f);
+
+    const std::vector<hsize_t> dims{t.points, t.replicas_max};
+    io::Handle results = io::create_group(root, "results", f);
+    io::write_u8(results.id(), "done", t.done, dims, f);
+    io::describe(results.id(), "done", "1", "1 where the replica has run, 0 where it has not", f);
+    io::Handle summary = io::create_group(root, "summary", f);
+    const bool det = job.model->deterministic();
+    const auto& metrics = job.model->metrics();
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const auto& spec = metrics[m];
+      const std::vector<double> col(
+          t.values.begin() + static_cast<std::ptrdiff_t>(m * t.tasks()),
+          t.values.begin() + static_cast<std::ptrdiff_t>((m + 1) * t.tasks()));
+      io::write_doubles(results.id(), spec.name, col, dims, f);
+      io::describe(results.id(), spec.name, spec.unit, spec.description, f);
+      io::Handle g = io::create_group(summary.id(), spec.name, f);
+      io::write_attr(g.id(), "units", spec.unit, f);
+      io::write_attr(g.id(), "description", spec.description, f);
+      std::vector<double> n(t.points), mean(t.points), sd(t.points), sem(t.points), lo(t.points),
+          hi(t.points);
+      for (std::size_t p = 0; p < t.points; ++p) {
+        const std::size_t first = p * t.replicas_max;
+        const Summary s = summarize(col.data() + first, t.done.data() + first, t.replicas_max, det);
+        n[p] = s.n, mean[p] = s.mean, sd[p] = s.std, sem[p] = s.sem, lo[p] = s.ci95_lo,
+        hi[p] = s.ci95_hi;
+      }
+      const std::pair<const char*, const std::vector<double>*> stats[] = {
+          {"n", &n},     {"mean", &mean},  {"std", &sd},
+          {"sem", &sem}, {"ci95_lo", &lo}, {"ci95_hi", &hi}};
+      for (const auto& [name, data] : stats) {
+        io::write_doubles(g.id(), name, *data, {t.points}, f);
+        io::describe(g.id(), name, std::string(name) == "n" ? "1" : spec.unit,
+                     fmt::format("{} over replicas of {}", name, spec.name), f);
+      }
+    }
+    file.flush();
+  } catch (...) {
+    std::filesystem::remove(tmp);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, out, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw IoError(fmt::format("{}: cannot rename the finished file into place: {}", out.string(),
+                              ec.message()));
+  }
+}
+
+StoredResults read_results(const std::filesystem::path& path) {
+  const std::string f = path.string();
+  io::File file = io::File::open_read(path);
+  const hid_t root = file.id();
+  if (!io::has_attr(root, "filetype") || io::read_attr_string(root, "filetype", f) != kFileType)
+    throw IoError(
+        fmt::format("{}: not a faultsweep results file (no filetype = \"{}\")", f, kFileType));
+  const auto version = io::read_attr_int(root, "schema_version", f);
+  if (version != kSchemaVersion)
+    throw IoError(fmt::format("{}: schema_version {} is not supported (this faultsweep reads {})",
+                              f, version, kSchemaVersion));
+  StoredResults s;
+  s.model = io::read_attr_string(root, "model", f);
+  s.job_text = io::read_attr_string(root, "job_file", f);
+  s.job_file_name = io::read_attr_string(root, "job_file_name", f);
+  s.created_utc = io::read_attr_string(root, "created_utc", f);
+  s.git_sha = io::read_attr_string(root, "git_sha", f);
+  s.version = io::read_attr_string(root, "faultsweep_version", f);
+  s.master_seed = io::read_attr_uint(root, "master_seed", f);
+  s.complete = io::read_attr_int(root, "complete", f) != 0;
+  s.axes = split(io::read_attr_string(root, "axes", f), ',');
+  s.metrics = split(io::read_attr_string(root, "metrics", f), ',');
+  io::Handle results = io::open_group(root, "results", f);
+  std::vector<hsize_t> dims;
+  const auto done = io::read_u8(results.id(), "done", dims, f);
+  FS_CHECK(dims.size() == 2, "results/done must be 2-D");
+  s.table = ResultTable(dims[0], dims[1], s.metrics.size());
+  s.table.done = done;
+  for (std::size_t m = 0; m < s.metrics.size(); ++m) {
+    std::vector<hsize_t> md;
+    const auto v = io::read_doubles(results.id(), s.metrics[m], md, f);
+    if (md != dims)
+      throw IoError(fmt::format("{}: /results/{} has the wrong shape", f, s.metrics[m]));
+    std::copy(v.begin(), v.end(),
+              s.table.values.begin() + static_cast<std::ptrdiff_t>(m * s.table.tasks()));
+    io::Handle ds(H5Dopen2(results.id(), s.metrics[m].c_str(), H5P_DEFAULT), H5Dclose);
+    s.units.push_back(io::has_attr(ds.id(), "units") ? io::read_attr_string(ds.id(), "units", f)
+                                                     : "");
+  }
+  return s;
+}
+
+}  // namespace faultsweep::sweep

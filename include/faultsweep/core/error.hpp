@@ -53,7 +53,8 @@ class InternalError : public Error {
 }  // namespace faultsweep
 
 // An invariant check that stays on in release builds.
-#define FS_CHECK(cond, msg) \
-  do {                      \
-    if (!(cond)) [[unlikely]] ::faultsweep::fail_check(#cond, __FILE__, __LINE__, (msg)); \
+#define FS_CHECK(cond, msg)                                       \
+  do {                                                            \
+    if (!(cond)) [[unlikely]]                                     \
+      ::faultsweep::fail_check(#cond, __FILE__, __LINE__, (msg)); \
   } while (0)

@@ -22,8 +22,8 @@ enum class ParamKind {
   duration,  // "90s", "5min", "2h", "3d" or a number of seconds; stored in seconds
   string,    // one of `choices` if given
   boolean,
-  dist,      // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
-  path,      // a file path, relative to the job file's folder
+  dist,  // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
+  path,  // a file path, relative to the job file's folder
 };
 
 struct ParamSpec {
@@ -48,7 +48,7 @@ struct MetricSpec {
 struct RunContext {
   std::uint64_t master_seed = 0;
   std::uint64_t replica = 0;
-  std::filesystem::path base_dir;  // the job file's folder, for ParamKind::path
+  std::filesystem::path base_dir;           // the job file's folder, for ParamKind::path
   const std::atomic<bool>* stop = nullptr;  // set on SIGTERM; long runs may poll it
 
   Engine stream(Purpose purpose, std::string_view config_text) const {

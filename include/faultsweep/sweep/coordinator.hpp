@@ -1,0 +1,33 @@
+#pragma once
+// The coordinator (rank 0's main thread) and the workers (a thread on rank 0, and every other
+// rank). Messages are Boost.MPI; the coordinator polls and sleeps briefly when idle, so it
+// costs little CPU next to rank 0's own worker.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <boost/mpi/communicator.hpp>
+
+#include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/store.hpp"
+
+namespace faultsweep::sweep {
+
+struct CoordinatorOutcome {
+  enum Status { complete, interrupted, input_error, failed } status = complete;
+  std::string error;   // for input_error / failed
+  double seconds = 0;  // wall time of the run
+};
+
+// Runs every missing task of the job on all ranks, recording results in table and journal.
+CoordinatorOutcome coordinate(const JobSpec& job, boost::mpi::communicator& world,
+                              ResultTable& table, Journal& journal, bool progress);
+
+// The loop of ranks > 0: ask for work, run it, report, until told to stop.
+void run_remote_worker(const JobSpec& job, boost::mpi::communicator& world);
+
+// One task: point task / R, replica task % R, with R = job.replicas.max.
+void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out);
+
+}  // namespace faultsweep::sweep

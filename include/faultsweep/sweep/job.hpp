@@ -1,0 +1,74 @@
+#pragma once
+// Job files (TOML): what to sweep. Parsed and validated once, where read; every error names
+// file, line, key, value and what was expected. See the README's "Job files" section.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/models/model.hpp"
+
+namespace faultsweep::sweep {
+
+// One swept parameter: its key ("a", "I", "failures.shape") and its values, already converted
+// (durations in seconds).
+struct AxisMember {
+  std::string key;
+  std::vector<Value> values;
+  std::string units;  // "s" for durations, else the parameter's unit or "1"
+  int line = 0;
+};
+
+// A grid dimension: one member, or several zipped members that vary together.
+struct Axis {
+  std::string name;  // the member's key, or the zip group's name
+  std::vector<AxisMember> members;
+  std::size_t size() const { return members.empty() ? 0 : members.front().values.size(); }
+};
+
+// How many replicas each point gets: a fixed count (min == max, no metric), or a stopping rule:
+// add replicas until the 95 % CI half-width of `metric` is below `ci95` (absolute) or
+// `rel_ci95` × |mean| (relative), between min and max.
+struct ReplicaRule {
+  int min = 1;
+  int max = 1;
+  std::string metric;
+  double ci95 = 0;
+  double rel_ci95 = 0;
+  bool adaptive() const { return !metric.empty(); }
+};
+
+struct JobSpec {
+  std::string file;                // as given on the command line
+  std::string text;                // full job file text
+  std::filesystem::path base_dir;  // folder of the job file: relative paths start here
+  const models::Model* model = nullptr;
+  std::string description;
+  std::uint64_t seed = 0;
+  std::string output;   // as written in the job (relative to the current directory)
+  int output_line = 0;  // where sweep.output is set (0: the default was used)
+  ReplicaRule replicas;
+  Params fixed;                // the same at every point (with defaults filled in)
+  std::vector<Axis> axes;      // in file order; the first varies slowest
+  std::vector<Params> points;  // the grid product, each validated by the model
+  std::vector<double> costs;   // model->cost(point), for scheduling
+
+  std::size_t metric_count() const { return model->metrics().size(); }
+  int metric_index(const std::string& name) const;  // -1 if absent
+};
+
+// Reads and validates a job file. Throws InputError (file:line: key = value: expected).
+JobSpec load_job(const std::string& path);
+// The same from text; `file` is used in messages and for base_dir.
+JobSpec parse_job(const std::string& text, const std::string& file);
+
+// Differences between two jobs that matter for resume ("params.mttf: 4200 -> 4800"); empty if
+// the jobs would compute the same tasks with the same results.
+std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& now);
+
+// The nearest candidate by edit distance, or "" if none is close (for "did you mean").
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace faultsweep::sweep

@@ -1,0 +1,53 @@
+#pragma once
+// The append-only result journal next to the output (OUT.journal). The coordinator appends one
+// record per finished task and fsyncs in batches, so a crash (even kill -9) loses at most the
+// last unsynced batch. Records carry a CRC-32; a torn tail is detected and dropped on read.
+//
+// Layout (little-endian): "FSJOURNAL1\n", u64 len + job file name, u64 len + job file text,
+// u32 metric count, u32 CRC-32 of everything before it; then records of
+// u64 task id, metric count × f64 values, u32 CRC-32 of the record's preceding bytes.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace faultsweep::sweep {
+
+struct JournalContents {
+  std::string job_file;
+  std::string job_text;
+  std::uint32_t metric_count = 0;
+  std::vector<std::uint64_t> tasks;  // in the order written
+  std::vector<double> values;        // tasks.size() × metric_count
+  std::uint64_t valid_bytes = 0;     // header + intact records
+  std::uint64_t dropped_bytes = 0;   // torn or corrupt tail, ignored
+};
+
+// Reads a journal; throws IoError if the header is missing or corrupt.
+JournalContents read_journal(const std::filesystem::path& path);
+
+class Journal {
+ public:
+  // A new journal; fails (IoError) if the file exists.
+  static Journal create(const std::filesystem::path& path, const std::string& job_file,
+                        const std::string& job_text, std::uint32_t metric_count);
+  // Continues an existing journal after its last intact record (the torn tail is cut off).
+  static Journal append_to(const std::filesystem::path& path, const JournalContents& contents);
+
+  Journal(Journal&&) noexcept;
+  Journal& operator=(Journal&&) noexcept;
+  Journal(const Journal&) = delete;
+  ~Journal();
+
+  void append(std::uint64_t task, const double* values);  // buffered
+  void sync();                                            // writes the buffer and fdatasyncs
+
+ private:
+  Journal(int fd, std::string path, std::uint32_t metric_count);
+  int fd_ = -1;
+  std::string path_;
+  std::uint32_t metric_count_;
+  std::vector<unsigned char> buffer_;
+};
+
+}  // namespace faultsweep::sweep

@@ -1,0 +1,23 @@
+#pragma once
+// Parameter spaces: generating axis values and walking the grid product of axes.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "faultsweep/sweep/job.hpp"
+
+namespace faultsweep::sweep {
+
+// n values from lo to hi inclusive, evenly spaced (linear) or evenly spaced in log (log).
+// The end points are exact. n >= 1 (n == 1 gives lo).
+std::vector<double> linear_values(double lo, double hi, int n);
+std::vector<double> log_values(double lo, double hi, int n);
+// lo, lo + step, ... up to and including hi (step > 0).
+std::vector<std::int64_t> range_values(std::int64_t lo, std::int64_t hi, std::int64_t step);
+
+// Number of points of the grid product (1 with no axes).
+std::size_t grid_size(const std::vector<Axis>& axes);
+// The index along each axis of point p; the first axis varies slowest.
+std::vector<std::size_t> grid_coordinates(const std::vector<Axis>& axes, std::size_t p);
+
+}  // namespace faultsweep::sweep

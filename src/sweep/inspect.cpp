@@ -1,0 +1,77 @@
+#include "faultsweep/sweep/inspect.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "faultsweep/io/h5.hpp"
+#include "faultsweep/sweep/store.hpp"
+
+namespace faultsweep::sweep {
+
+namespace {
+
+std::string axis_summary(const io::File& file, const std::string& name) {
+  const std::string f = file.path();
+  io::Handle g = io::open_group(file.id(), "points", f);
+  std::string units;
+  {
+    io::Handle d(H5Dopen2(g.id(), name.c_str(), H5P_DEFAULT), H5Dclose);
+    if (io::has_attr(d.id(), "units")) units = io::read_attr_string(d.id(), "units", f);
+  }
+  if (io::is_string_dataset(g.id(), name, f)) {
+    const auto v = io::read_strings(g.id(), name, f);
+    std::vector<std::string> uniq;
+    for (const auto& s : v)
+      if (std::find(uniq.begin(), uniq.end(), s) == uniq.end()) uniq.push_back(s);
+    return fmt::format("{} values: {}", uniq.size(), fmt::join(uniq, ", "));
+  }
+  std::vector<hsize_t> dims;
+  const auto v = io::read_doubles(g.id(), name, dims, f);
+  const std::set<double> uniq(v.begin(), v.end());
+  if (uniq.empty()) return "no values";
+  return fmt::format("{} values from {:.6g} to {:.6g} {}", uniq.size(), *uniq.begin(),
+                     *uniq.rbegin(), units);
+}
+
+}  // namespace
+
+int inspect_file(const std::string& path, std::FILE* out) {
+  const StoredResults s = read_results(path);
+  const ResultTable& t = s.table;
+  io::File file = io::File::open_read(path);
+  std::fprintf(out, "%s: faultsweep results (schema %lld), %s\n", path.c_str(),
+               static_cast<long long>(kSchemaVersion),
+               s.complete ? "COMPLETE" : "INCOMPLETE: rerun the job with --resume to finish it");
+  std::fprintf(out, "  model      %s, master seed %llu\n", s.model.c_str(),
+               static_cast<unsigned long long>(s.master_seed));
+  std::fprintf(out, "  written    %s by faultsweep %s (git %s)\n", s.created_utc.c_str(),
+               s.version.c_str(), s.git_sha.c_str());
+  std::fprintf(out, "  job file   %s (%zu bytes stored in the file)\n", s.job_file_name.c_str(),
+               s.job_text.size());
+  std::fprintf(out, "  points     %zu\n", t.points);
+  for (const auto& a : s.axes)
+    std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());
+  std::size_t lo = t.replicas_max, hi = 0;
+  for (std::size_t p = 0; p < t.points; ++p) {
+    std::size_t n = 0;
+    for (std::size_t r = 0; r < t.replicas_max; ++r) n += t.done[p * t.replicas_max + r];
+    lo = std::min(lo, n), hi = std::max(hi, n);
+  }
+  std::fprintf(out, "  replicas   %zu of %zu tasks done; per point %zu to %zu (at most %zu)\n",
+               t.done_count(), t.tasks(), t.points ? lo : 0, hi, t.replicas_max);
+  std::fprintf(out, "  metrics    (summary over points of the per-point means)\n");
+  for (std::size_t m = 0; m < s.metrics.size(); ++m) {
+    double mn = INFINITY, mx = -INFINITY;
+    for (std::size_t i = 0; i < t.tasks(); ++i)
+      if (t.done[i] && !std::isnan(t.value(m, i)))
+        mn = std::min(mn, t.value(m, i)), mx = std::max(mx, t.value(m, i));
+    std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
+                 s.units[m].c_str(), mn, mx);
+  }
+  return 0;
+}
+
+}  // namespace faultsweep::sweep
