@@ -263,7 +263,7 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
       }
     }
     progress.update(done, std::max(done, planner.planned_tasks()), cost_done, cost_total,
-                    planner.round());
+                    job.replicas.adaptive() ? planner.round() : 0);
     if (pending.empty() && !any_busy()) {
       if (stopping) break;
       journal.sync();
@@ -290,7 +290,7 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
   }
   journal.sync();
   progress.update(done, std::max(done, planner.planned_tasks()), cost_done, cost_total,
-                  planner.round(), true);
+                  job.replicas.adaptive() ? planner.round() : 0, true);
   progress.finish();
   if (stopping && outcome.error.empty()) outcome.status = CoordinatorOutcome::interrupted;
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();

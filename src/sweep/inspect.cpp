@@ -32,8 +32,8 @@ std::string axis_summary(const io::File& file, const std::string& name) {
   const auto v = io::read_doubles(g.id(), name, dims, f);
   const std::set<double> uniq(v.begin(), v.end());
   if (uniq.empty()) return "no values";
-  return fmt::format("{} values from {:.6g} to {:.6g} {}", uniq.size(), *uniq.begin(),
-                     *uniq.rbegin(), units);
+  return fmt::format("{} values from {:.6g} to {:.6g}{}", uniq.size(), *uniq.begin(),
+                     *uniq.rbegin(), units.empty() || units == "1" ? "" : " " + units);
 }
 
 }  // namespace

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what faultsweep needs from Debian 12's archive (as root) and builds it in build/.
+# Safe to rerun: apt-get runs only when a package is missing; the build is incremental.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  openmpi-bin libopenmpi-dev libboost-mpi-dev libboost-serialization-dev
+  libhdf5-dev hdf5-tools libeigen3-dev libpcg-cpp-dev catch2 libcli11-dev libtoml11-dev
+  libfmt-dev zlib1g-dev clang-format
+  python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy python3-pytest
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)"
+echo "setup: built build/faultsweep"
