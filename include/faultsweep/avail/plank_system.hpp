@@ -11,7 +11,10 @@
 //   C, L, R       duration  checkpoint overhead, latency, recovery (default: from app + env)
 //   mttf, mttr    duration  mean time to failure / repair of one processor (default: from env)
 #include <filesystem>
+#include <optional>
 #include <vector>
+
+#include "faultsweep/avail/plank_inputs.hpp"
 
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/model.hpp"
@@ -32,5 +35,22 @@ std::vector<models::ParamSpec> plank_system_param_specs();
 // needed is missing (e.g. "C: required when no app is given") or unknown (app not in the table).
 // Tables are cached per file path, so calling this per task is cheap.
 PlankSystem resolve_plank_system(const Params& p, const std::filesystem::path& base_dir, int a);
+
+// The same in two steps, for callers that need the system for many a (e.g. optimising a): the
+// constructor reads the tables and checks everything that does not depend on a; at(a) is cheap.
+class PlankSystemResolver {
+ public:
+  PlankSystemResolver(const Params& p, const std::filesystem::path& base_dir);
+  int N() const { return N_; }
+  bool has_app() const { return app_.has_value(); }
+  PlankSystem at(int a) const;
+
+ private:
+  std::optional<PlankApp> app_;
+  std::optional<PlankEnv> env_;
+  int N_ = 32;
+  std::optional<double> C_s_, L_s_, R_s_;
+  double mttf_s_ = 0, mttr_s_ = 0;
+};
 
 }  // namespace faultsweep::avail
