@@ -8,6 +8,7 @@
 //   { dist = "weibull", shape = 0.7, scale = "5h" }     (or shape + mean)
 //   { dist = "lognormal", mean = "1h", sigma = 1.2 }    (or mu + sigma, mu of log-seconds)
 //   { dist = "constant", value = "75min" }
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,15 +35,17 @@ class Dist {
   static std::vector<std::string> allowed_keys(std::string_view dist_name);
 
   Kind kind() const { return kind_; }
+  // Inline (defined below): the exponential draw is on simulators' hot path.
   double sample(Engine& e) const;
   double cdf(double x) const;
+  double survival(double x) const;  // 1 - cdf, accurate in the upper tail
   double pdf(double x) const;
   double hazard(double x) const;  // pdf / (1 - cdf)
   double mean() const;
   double variance() const;
   // Remaining life of a unit that has survived to age: a draw from X - age given X > age.
   double sample_excess(Engine& e, double age) const;
-  // Canonical text, e.g. "dist=weibull;scale=18000;shape=0.69999999999999996". Part of stream
+  // Canonical text, e.g. "dist=weibull;scale=18000.0;shape=0.69999999999999996". Part of stream
   // derivation: two Dists with equal text give identical streams.
   std::string canonical_text() const;
 
@@ -59,5 +62,20 @@ class Dist {
 
 // Standard normal draw (Marsaglia polar method, deterministic given the engine).
 double standard_normal(Engine& e);
+
+// Sampling by inversion of the cdf (one uniform per draw, except lognormal: polar method).
+inline double Dist::sample(Engine& e) const {
+  switch (kind_) {
+    case Kind::exponential:
+      return -p1_ * std::log(uniform01(e));
+    case Kind::weibull:
+      return p2_ * std::pow(-std::log(uniform01(e)), 1.0 / p1_);
+    case Kind::lognormal:
+      return std::exp(p1_ + p2_ * standard_normal(e));
+    case Kind::constant:
+      return p1_;
+  }
+  return p1_;  // unreachable: the switch covers every Kind
+}
 
 }  // namespace faultsweep::dist
