@@ -112,7 +112,9 @@ void MarkovAvailability::validate(const Params& p, const std::filesystem::path& 
 }
 
 double MarkovAvailability::cost(const Params& p) const {
-  return mode_of(p) == "optimize" && p.has("N") ? static_cast<double>(p.integer("N")) : 1.0;
+  // optimize searches a = 1..N (N from the environment when not given: 32 in the paper).
+  if (mode_of(p) != "optimize") return 1.0;
+  return p.has("N") ? static_cast<double>(p.integer("N")) : 32.0;
 }
 
 void MarkovAvailability::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
