@@ -78,14 +78,12 @@ TEST_CASE("make_stream: equal inputs give equal streams, any different input ano
 TEST_CASE("uniform01: the smallest engine output maps strictly above 0", "[rng]") {
   Engine e = engine_whose_next_state_is(0, 0);
   REQUIRE(Engine(e)() == 0u);
-  CHECK(uniform01(e) == 0x1.0p-54);  // (0 + 0.5) * 2^-53
+  CHECK(uniform01(e) == 0x1.0p-53);  // (0 + 0.5) * 2^-52
 }
 
-// KNOWN BUG in core/rng.hpp, reported to the owner: for e() >> 11 = 2^53 - 1, the sum
-// (2^53 - 1) + 0.5 is not representable and rounds to even, 2^53, so uniform01 returns exactly
-// 1.0 (probability 2^-64 per draw) and log(1 - u) is -inf. [!shouldfail] keeps the suite green
-// meanwhile; when uniform01 is fixed this case starts to "fail": then remove the tag.
-TEST_CASE("uniform01: the largest engine output maps strictly below 1", "[rng][!shouldfail]") {
+// Regression: with 53 bits, e() >> 11 = 2^53 - 1 gave (2^53 - 1) + 0.5, which rounds to 2^53,
+// so uniform01 returned exactly 1.0 and log(1 - u) was -inf. 52 bits keep k + 0.5 exact.
+TEST_CASE("uniform01: the largest engine output maps strictly below 1", "[rng]") {
   Engine e = engine_whose_next_state_is(0, ~std::uint64_t{0});
   REQUIRE(Engine(e)() == ~std::uint64_t{0});
   const double u = uniform01(e);

@@ -29,10 +29,11 @@ enum class Purpose : std::uint64_t {
 Engine make_stream(std::uint64_t master_seed, std::uint64_t replica, Purpose purpose,
                    std::string_view config_text);
 
-// A uniform double in the open interval (0, 1): 53 random bits, offset by half a step, so that
-// log(u) and log(1 - u) are always finite.
+// A uniform double in the open interval (0, 1): 52 random bits, offset by half a step, so that
+// log(u) and log(1 - u) are always finite. (With 53 bits, (2^53 - 1) + 0.5 rounds to 2^53 and
+// u could be exactly 1; below 2^52 every k + 0.5 is exact.)
 inline double uniform01(Engine& e) {
-  return (static_cast<double>(e() >> 11) + 0.5) * 0x1.0p-53;
+  return (static_cast<double>(e() >> 12) + 0.5) * 0x1.0p-52;
 }
 
 }  // namespace faultsweep
