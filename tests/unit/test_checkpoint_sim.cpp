@@ -375,7 +375,9 @@ TEST_CASE("checkpoint_sim model: bad input names the key", "[checkpoint_sim]") {
   };
   Params p = model_params();
   p.set("a", std::int64_t{33});
-  CHECK(key_of_error(p) == "a: must be <= N = 32");
+  // The system resolver or the model rejects it, either way naming a and N.
+  CHECK(key_of_error(p).rfind("a: ", 0) == 0);
+  CHECK(key_of_error(p).find("N = 32") != std::string::npos);
   p = model_params();
   p.set("I", 60.0);
   CHECK(key_of_error(p) == "I: must be >= L = " + faultsweep::format_duration(76.5));
