@@ -46,10 +46,10 @@ double parse_duration_s(std::string_view text) {
 
 std::string format_duration(double seconds) {
   const double a = std::fabs(seconds);
-  if (a >= kDay_s) return fmt::format("{:.4g}d", seconds / kDay_s);
-  if (a >= kHour_s) return fmt::format("{:.4g}h", seconds / kHour_s);
-  if (a >= kMinute_s) return fmt::format("{:.4g}min", seconds / kMinute_s);
-  return fmt::format("{:.4g}s", seconds);
+  if (a >= kDay_s) return fmt::format("{:.6g}d", seconds / kDay_s);
+  if (a >= kHour_s) return fmt::format("{:.6g}h", seconds / kHour_s);
+  if (a >= kMinute_s) return fmt::format("{:.6g}min", seconds / kMinute_s);
+  return fmt::format("{:.6g}s", seconds);
 }
 
 }  // namespace faultsweep

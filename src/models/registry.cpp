@@ -7,8 +7,10 @@
 namespace faultsweep::models {
 
 const std::vector<const Model*>& all_models() {
+  static const MarkovAvailability markov_availability;
+  static const CheckpointSimModel checkpoint_sim;
   static const Synthetic synthetic;
-  static const std::vector<const Model*> list{&synthetic};  // Plank models being written
+  static const std::vector<const Model*> list{&markov_availability, &checkpoint_sim, &synthetic};
   return list;
 }
 
