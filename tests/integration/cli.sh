@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The command line: help and version, models, check, inspect, and run's refusal to overwrite.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+JOB="$SRC/tests/data/jobs/synthetic_grid.toml"
+cd "$WORK"
+
+section "--help and --version"
+for sub in "" run inspect models check; do
+  label="help${sub:+_$sub}"
+  # shellcheck disable=SC2086
+  run_fs "$label" $sub --help
+  expect_rc "faultsweep ${sub:+$sub }--help" 0 "$label"
+  check "faultsweep ${sub:+$sub }--help documents exit code 75" grep -q "75 interrupted" \
+    "$WORK/$label.out"
+done
+check "run --help documents --resume" grep -q -- "--resume" "$WORK/help_run.out"
+check "run --help documents --overwrite" grep -q -- "--overwrite" "$WORK/help_run.out"
+run_fs version --version
+expect_rc "faultsweep --version" 0 version
+check "--version prints name and a version number" grep -Eq "^faultsweep [0-9]+\.[0-9]+\.[0-9]+" \
+  "$WORK/version.out"
+run_fs nosub
+expect_rc "no subcommand is a usage error" 2 nosub
+run_fs badsub frobnicate
+expect_rc "an unknown subcommand is a usage error" 2 badsub
+run_fs badopt run "$JOB" --no-such-option
+expect_rc "an unknown option is a usage error" 2 badopt
+
+section "models"
+run_fs models models
+expect_rc "faultsweep models" 0 models
+check "lists synthetic" grep -q "^synthetic" "$WORK/models.out"
+check "shows synthetic's parameters and metrics" grep -q "sd" "$WORK/models.out"
+run_fs models_one models synthetic
+expect_rc "faultsweep models synthetic" 0 models_one
+check "models synthetic lists its metric value" grep -Eq "^ +value +" "$WORK/models_one.out"
+run_fs models_bad models no_such_model
+expect_rc "faultsweep models no_such_model" 2 models_bad
+check "it names the unknown model" grep -q "no_such_model" "$WORK/models_bad.err"
+
+section "check"
+run_fs check check "$JOB"
+expect_rc "check on a valid job" 0 check
+check "check prints the number of points (12)" grep -q "12 points" "$WORK/check.out"
+check "check prints replicas and tasks (8, 96)" grep -q "8 replicas = 96 tasks" "$WORK/check.out"
+check "check lists the axes" grep -Eq "axis +sd +4 values" "$WORK/check.out"
+check "check writes no output file" test ! -e "$WORK/results"
+run_fs check_adaptive check "$SRC/tests/data/jobs/synthetic_adaptive.toml"
+expect_rc "check on a stopping-rule job" 0 check_adaptive
+check "check shows the replica range" grep -q "3..40 replicas = at most 160 tasks" \
+  "$WORK/check_adaptive.out"
+
+section "run and inspect"
+run_fs run run "$JOB" --out "$WORK/grid.h5" -q
+expect_rc "run -q" 0 run
+check "-q prints nothing" test ! -s "$WORK/run.err" -a ! -s "$WORK/run.out"
+run_fs inspect inspect "$WORK/grid.h5"
+expect_rc "inspect a finished file" 0 inspect
+check "inspect says COMPLETE" grep -q "COMPLETE" "$WORK/inspect.out"
+check "inspect does not say INCOMPLETE" test -z "$(grep INCOMPLETE "$WORK/inspect.out" || true)"
+check "inspect names the axis mean" grep -Eq "axis +mean +3 values" "$WORK/inspect.out"
+check "inspect names the axis sd" grep -Eq "axis +sd +4 values" "$WORK/inspect.out"
+check "inspect shows the model and the seed" grep -q "synthetic, master seed 20240601" \
+  "$WORK/inspect.out"
+check "inspect counts the tasks" grep -q "96 of 96 tasks done" "$WORK/inspect.out"
+
+# Without -q the run says what it does and where the output goes.
+run_fs loud run "$JOB" --out "$WORK/loud.h5"
+expect_rc "run without -q" 0 loud
+check "it names the model and the points" grep -q "model synthetic, 12 points x 8 replicas" \
+  "$WORK/loud.err"
+check "it says where it wrote" grep -q "wrote $WORK/loud.h5" "$WORK/loud.err"
+
+# sweep.output relative to the current folder, when there is no --out.
+mkdir -p "$WORK/results"
+run_fs default_out run "$JOB" -q
+expect_rc "run to the job's own output path" 0 default_out
+check "wrote results/synthetic_grid.h5 under the current folder" test -f \
+  "$WORK/results/synthetic_grid.h5"
+
+section "inspect on files that are not results"
+printf 'not an HDF5 file\n' >"$WORK/plain.h5"
+run_fs inspect_text inspect "$WORK/plain.h5"
+check "inspect on a text file fails (exit $RC)" test "$RC" -ne 0
+check "the message names the file" grep -q "error:.*$WORK/plain.h5" "$WORK/inspect_text.err"
+check "exactly one error message" test "$(grep -c "error:" "$WORK/inspect_text.err")" -eq 1
+check "it says why: not an HDF5 file" grep -q "file signature not found" "$WORK/inspect_text.err"
+check "with the exit code for an unreadable file (3)" test "$RC" -eq 3
+run_fs inspect_missing inspect "$WORK/absent.h5"
+check "inspect on a missing file fails (exit $RC)" test "$RC" -ne 0
+check "the message names the missing file" grep -q "$WORK/absent.h5" "$WORK/inspect_missing.err"
+/usr/bin/python3 - "$WORK/foreign.h5" <<'EOF' 2>/dev/null || true
+import sys, h5py
+with h5py.File(sys.argv[1], "w") as f:
+    f["data"] = [1.0, 2.0]
+EOF
+if [ -f "$WORK/foreign.h5" ]; then
+  run_fs inspect_foreign inspect "$WORK/foreign.h5"
+  check "inspect on another program's HDF5 fails (exit $RC)" test "$RC" -ne 0
+  check "it says the file is not a faultsweep results file" grep -q \
+    "not a faultsweep results file" "$WORK/inspect_foreign.err"
+else
+  skip "h5py not available: no foreign HDF5 file"
+fi
+
+section "run refuses to overwrite"
+cp "$WORK/grid.h5" "$WORK/grid.before"
+run_fs again run "$JOB" --out "$WORK/grid.h5" -q
+expect_rc "run onto an existing output without --overwrite" 2 again
+check "it says how to go on (--overwrite / --resume)" grep -q -- "--overwrite" "$WORK/again.err"
+check "the existing output is untouched" cmp -s "$WORK/grid.h5" "$WORK/grid.before"
+run_fs overwrite run "$JOB" --out "$WORK/grid.h5" --overwrite -q
+expect_rc "run --overwrite" 0 overwrite
+check "the new file is complete" test "$(attr_complete "$WORK/grid.h5")" = 1
+same_results "overwritten file" "$WORK/grid.before" "$WORK/grid.h5"
+mkdir -p "$WORK/outdir.h5"
+run_fs outdir run "$JOB" --out "$WORK/outdir.h5" -q
+expect_rc "--out naming a folder" 2 outdir
+check "it names --out" grep -q -- "--out" "$WORK/outdir.err"
+run_fs outmissing run "$JOB" --out "$WORK/nope/x.h5" -q
+expect_rc "--out in a missing folder" 2 outmissing
+check "the missing folder is not created" test ! -e "$WORK/nope"
+
+finish

@@ -1,0 +1,151 @@
+# Shared helpers of the integration tests; sourced by each script after `set -euo pipefail`.
+#
+# Environment (set by tests/CMakeLists.txt):
+#   FAULTSWEEP_BIN         the faultsweep binary
+#   FAULTSWEEP_SOURCE_DIR  the repository root
+# Each script gets its own scratch folder $WORK (removed on exit) and reports every check as
+# "ok - ..." or "FAIL - ...", then "N passed, M failed"; it exits non-zero if anything failed.
+
+: "${FAULTSWEEP_BIN:?set FAULTSWEEP_BIN to the faultsweep binary}"
+: "${FAULTSWEEP_SOURCE_DIR:?set FAULTSWEEP_SOURCE_DIR to the repository root}"
+FS="$FAULTSWEEP_BIN"
+# shellcheck disable=SC2034  # used by the scripts that source this file
+SRC="$FAULTSWEEP_SOURCE_DIR"
+[ -x "$FS" ] || { echo "FAIL - $FS is not an executable"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/faultsweep-it.XXXXXX")
+FS_PASSED=0
+FS_FAILED=0
+FS_BG_PIDS=()
+
+fs_cleanup() {
+  local sid
+  # Only what this script started: the sessions of its background commands.
+  for sid in "${FS_BG_PIDS[@]}"; do kill_session "$sid"; done
+  rm -rf "$WORK"
+}
+trap fs_cleanup EXIT
+
+# MPI launcher: runs as root in containers, more ranks than cores.
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# No network interfaces to probe here; keep Open MPI on the loopback and shared memory.
+export OMPI_MCA_btl=self,vader
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+section() { printf '\n== %s\n' "$*"; }
+pass() {
+  FS_PASSED=$((FS_PASSED + 1))
+  printf 'ok - %s\n' "$*"
+}
+fail() {
+  FS_FAILED=$((FS_FAILED + 1))
+  printf 'FAIL - %s\n' "$*"
+}
+skip() { printf 'SKIP - %s\n' "$*"; }
+
+# check DESCRIPTION COMMAND...: passes if the command succeeds.
+check() {
+  local what=$1
+  shift
+  if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# Prints the tally and exits with the right status; the last line of every script.
+finish() {
+  printf '\n%d passed, %d failed\n' "$FS_PASSED" "$FS_FAILED"
+  [ "$FS_FAILED" -eq 0 ]
+}
+
+# run_fs NAME ARGS...: runs faultsweep, stdout/stderr to $WORK/NAME.out/.err, exit code in RC.
+run_fs() {
+  local name=$1
+  shift
+  RC=0
+  "$FS" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || RC=$?
+}
+
+# run_mpi NAME NP ARGS...: the same under mpirun with NP ranks.
+run_mpi() {
+  local name=$1 np=$2
+  shift 2
+  RC=0
+  "${MPIRUN[@]}" -np "$np" "$FS" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || RC=$?
+}
+
+# expect_rc WHAT EXPECTED NAME: checks RC from the last run_fs/run_mpi; shows stderr on failure.
+expect_rc() {
+  local what=$1 want=$2 name=$3
+  if [ "$RC" -eq "$want" ]; then
+    pass "$what (exit $RC)"
+  else
+    fail "$what: exit $RC, expected $want"
+    sed 's/^/    | /' "$WORK/$name.err" | tail -20
+  fi
+}
+
+# has_model NAME: true if the binary knows the model.
+has_model() { "$FS" models "$1" >/dev/null 2>&1; }
+
+# same_results WHAT A B: /results and /summary of two files are identical (h5diff, NaN == NaN).
+same_results() {
+  local what=$1 a=$2 b=$3 g ok=1
+  for g in /results /summary; do
+    if ! h5diff -r "$a" "$b" "$g" >"$WORK/h5diff.log" 2>&1; then
+      ok=0
+      fail "$what: $g differs between $(basename "$a") and $(basename "$b")"
+      head -20 "$WORK/h5diff.log" | sed 's/^/    | /'
+    fi
+  done
+  [ $ok -eq 1 ] && pass "$what: /results and /summary identical"
+  return 0
+}
+
+# attr_complete FILE: prints the root attribute `complete` (0 or 1).
+attr_complete() {
+  h5dump -a /complete "$1" 2>/dev/null | sed -n 's/^ *(0): *//p' | head -1
+}
+
+# start_group NAME CMD...: starts CMD in a new session (setsid) in the background; sets BG_PID
+# (also the session id). Output goes to $WORK/NAME.out/.err.
+start_group() {
+  local name=$1
+  shift
+  setsid "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+  BG_PID=$!
+  FS_BG_PIDS+=("$BG_PID")
+}
+
+# kill_session SID: kill -9 every process of the session, like a node that loses power. Open MPI
+# puts each rank in a process group of its own, so killing mpirun's group would leave the ranks
+# running (and writing the journal); they all keep the session id, though.
+kill_session() {
+  local pids
+  pids=$(session_alive "$1")
+  # shellcheck disable=SC2086
+  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
+  return 0
+}
+
+# session_alive SID: the pids of the session that are still running (zombies are dead already:
+# in a container nobody may reap them).
+session_alive() {
+  ps -o pid=,stat= -s "$1" 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }' || true
+}
+
+# wait_rc PID: waits for a background process and sets RC to its exit status.
+wait_rc() {
+  RC=0
+  wait "$1" || RC=$?
+}
+
+# sleep_until_exists FILE SECONDS: waits for FILE to appear (returns 1 on timeout).
+sleep_until_exists() {
+  local f=$1 limit=$2 t=0
+  while [ ! -e "$f" ]; do
+    sleep 0.05
+    t=$((t + 1))
+    [ $t -ge $((limit * 20)) ] && return 1
+  done
+  return 0
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Kill -9 and resume (DESIGN §6): a sweep killed at any moment and resumed with --resume ends in
+# the same /results and /summary as an uninterrupted run. Resuming a finished sweep is a no-op;
+# resuming with a changed job is refused and names what changed; a torn journal still resumes.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+JOB="$SRC/tests/data/jobs/synthetic_slow.toml"
+
+section "reference: uninterrupted run on 2 ranks"
+run_mpi ref 2 run "$JOB" --out "$WORK/ref.h5" -q
+expect_rc "reference run" 0 ref
+[ -f "$WORK/ref.h5" ] || { fail "no reference output"; finish; }
+
+# kill_run LABEL DELAY [JOBFILE]: starts the job under mpirun -np 2 in a session of its own,
+# waits until its journal exists plus DELAY seconds, then kill -9s mpirun and every rank at once.
+kill_run() {
+  local label=$1 delay=$2 job=${3:-$JOB}
+  local out="$WORK/$label.h5"
+  start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
+  local pid=$BG_PID
+  if ! sleep_until_exists "$out.journal" 30; then
+    fail "$label: no journal appeared within 30 s"
+    sed 's/^/    | /' "$WORK/$label.err" | tail -10
+  fi
+  sleep "$delay"
+  kill_session "$pid"
+  wait_rc "$pid" 2>/dev/null
+  sleep 0.2
+  if [ -n "$(session_alive "$pid")" ]; then
+    fail "$label: processes of the killed run are still alive"
+    kill_session "$pid"
+  fi
+  if [ -e "$out" ]; then
+    fail "$label: the sweep finished before the kill at $delay s (make the job slower)"
+  else
+    pass "$label: killed with -9 at $delay s after the journal appeared; no output file yet"
+  fi
+  check "$label: the journal survives the kill" test -s "$out.journal"
+}
+
+# resume_and_compare LABEL NP: resumes $WORK/LABEL.h5 on NP ranks (1: without mpirun) and
+# compares with the reference. The rank count of the resume need not match the killed run's.
+resume_and_compare() {
+  local label=$1 np=$2 out="$WORK/$1.h5"
+  if [ "$np" -eq 1 ]; then
+    run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+  else
+    run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+  fi
+  expect_rc "$label: --resume on $np rank(s)" 0 "$label.resume"
+  local tasks
+  tasks=$(sed -n 's/.*resuming from .*: \([0-9]*\) finished tasks.*/\1/p' "$WORK/$label.resume.err")
+  if [ -n "$tasks" ]; then
+    pass "$label: resumed with ${tasks} of 400 tasks already finished"
+  else
+    fail "$label: --resume did not say how many tasks it found"
+    sed 's/^/    | /' "$WORK/$label.resume.err" | tail -5
+  fi
+  [ -f "$out" ] && same_results "$label: resumed vs uninterrupted" "$WORK/ref.h5" "$out"
+  check "$label: journal removed after completion" test ! -e "$out.journal"
+  check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
+}
+
+for moment in 0.4:2 1.0:3 1.8:1; do
+  delay=${moment%:*}
+  np=${moment#*:}
+  section "kill -9 at $delay s on 2 ranks, then --resume on $np"
+  kill_run "kill_$delay" "$delay"
+  resume_and_compare "kill_$delay" "$np"
+done
+
+section "resume a finished sweep twice"
+cp "$WORK/kill_1.0.h5" "$WORK/before_again.h5"
+run_mpi again 2 run "$JOB" --out "$WORK/kill_1.0.h5" --resume -q
+expect_rc "second --resume of a complete file" 0 again
+check "it says the file is already complete" grep -q "already complete" "$WORK/again.err"
+check "the complete file is left byte-for-byte as it was" cmp -s "$WORK/kill_1.0.h5" \
+  "$WORK/before_again.h5"
+run_fs again1 run "$JOB" --out "$WORK/kill_1.0.h5" --resume -q
+expect_rc "and once more on 1 rank" 0 again1
+
+section "resume with a changed job is refused"
+cp "$JOB" "$WORK/job.toml"
+kill_run changed 0.6 "$WORK/job.toml"
+cp "$WORK/changed.h5.journal" "$WORK/changed.journal.before"
+sed 's/^sd = 1.5$/sd = 2.5/' "$JOB" >"$WORK/job.toml"
+run_mpi changed_sd 2 run "$WORK/job.toml" --out "$WORK/changed.h5" --resume -q
+expect_rc "--resume after sd changed" 2 changed_sd
+check "the refusal names params.sd and both values" grep -q "params.sd: 1.5 -> 2.5" \
+  "$WORK/changed_sd.err"
+sed 's/n = 8 }/n = 9 }/' "$JOB" >"$WORK/job.toml"
+run_fs changed_axis run "$WORK/job.toml" --out "$WORK/changed.h5" --resume -q
+expect_rc "--resume after the mean axis changed" 2 changed_axis
+check "the refusal names axes.mean" grep -q "axes.mean" "$WORK/changed_axis.err"
+check "exactly one error message" test "$(grep -c 'error:' "$WORK/changed_axis.err")" -eq 1
+check "the journal is left as it was" cmp -s "$WORK/changed.h5.journal" \
+  "$WORK/changed.journal.before"
+check "no output was written" test ! -e "$WORK/changed.h5"
+# Comments and layout are not changes.
+{
+  echo "# a comment added after the interruption"
+  cat "$JOB"
+} >"$WORK/job.toml"
+RC=0
+"${MPIRUN[@]}" -np 2 "$FS" run "$WORK/job.toml" --out "$WORK/changed.h5" --resume -q \
+  >"$WORK/changed_ok.out" 2>"$WORK/changed_ok.err" || RC=$?
+expect_rc "--resume after only a comment changed" 0 changed_ok
+[ -f "$WORK/changed.h5" ] && same_results "comment-only change: resumed vs uninterrupted" \
+  "$WORK/ref.h5" "$WORK/changed.h5"
+
+section "a torn journal still resumes"
+kill_run torn 1.0
+printf 'torn\x01\x02\x03\x04' >>"$WORK/torn.h5.journal"
+run_mpi torn.resume 2 run "$JOB" --out "$WORK/torn.h5" --resume -q
+expect_rc "--resume with 9 garbage bytes at the end of the journal" 0 torn.resume
+check "it reports the dropped bytes" grep -q "bytes of a torn last record dropped" \
+  "$WORK/torn.resume.err"
+[ -f "$WORK/torn.h5" ] && same_results "torn journal: resumed vs uninterrupted" "$WORK/ref.h5" \
+  "$WORK/torn.h5"
+
+finish

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Stopping cleanly (DESIGN §6): on SIGTERM (Slurm before the walltime) or SIGUSR1 (which mpirun
+# forwards to every rank) a sweep saves what has finished in a partial file marked incomplete,
+# keeps its journal and exits 75; --resume then finishes it, identical to an uninterrupted run.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+JOB="$SRC/tests/data/jobs/synthetic_sigterm.toml"
+
+section "reference: uninterrupted run on 1 rank"
+run_fs ref run "$JOB" --out "$WORK/ref.h5" -q
+expect_rc "reference run" 0 ref
+check "reference is marked complete (complete = 1)" test "$(attr_complete "$WORK/ref.h5")" = 1
+
+# check_partial LABEL: the state an interrupted run must leave behind.
+check_partial() {
+  local label=$1 out="$WORK/$1.h5"
+  check "$label: says it was interrupted and how to go on" grep -q "rerun with --resume" \
+    "$WORK/$label.err"
+  check "$label: a partial output exists" test -f "$out"
+  check "$label: the output has complete = 0" test "$(attr_complete "$out")" = 0
+  run_fs "$label.inspect" inspect "$out"
+  expect_rc "$label: inspect reads the partial file" 0 "$label.inspect"
+  check "$label: inspect says INCOMPLETE" grep -q "INCOMPLETE" "$WORK/$label.inspect.out"
+  check "$label: the journal is kept" test -s "$out.journal"
+  local ndone
+  ndone=$(sed -n 's/.*replicas *\([0-9]*\) of \([0-9]*\) tasks done.*/\1/p' \
+    "$WORK/$label.inspect.out")
+  if [ -n "$ndone" ] && [ "$ndone" -lt 60 ]; then
+    pass "$label: $ndone of 60 tasks done before the stop"
+  else
+    fail "$label: expected fewer than 60 tasks done, inspect says '${ndone}'"
+  fi
+  check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
+}
+
+# resume_check LABEL NP: resumes on NP ranks (1: without mpirun) and compares with the reference.
+resume_check() {
+  local label=$1 np=$2 out="$WORK/$1.h5"
+  if [ "$np" -eq 1 ]; then
+    run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+  else
+    run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+  fi
+  expect_rc "$label: --resume on $np rank(s)" 0 "$label.resume"
+  check "$label: now complete = 1" test "$(attr_complete "$out")" = 1
+  run_fs "$label.inspect2" inspect "$out"
+  check "$label: inspect says COMPLETE" grep -q "COMPLETE" "$WORK/$label.inspect2.out"
+  check "$label: the journal is removed" test ! -e "$out.journal"
+  same_results "$label: resumed vs uninterrupted" "$WORK/ref.h5" "$out"
+}
+
+section "SIGTERM to a run on 1 rank"
+start_group term "$FS" run "$JOB" --out "$WORK/term.h5"
+sleep 1
+kill -TERM "$BG_PID"
+wait_rc "$BG_PID"
+expect_rc "SIGTERM after 1 s exits 75" 75 term
+check "term: the message names signal 15" grep -q "interrupted by signal 15" "$WORK/term.err"
+check_partial term
+resume_check term 1
+
+section "SIGINT (Ctrl-C) on 1 rank, resumed from the partial file alone"
+start_group int "$FS" run "$JOB" --out "$WORK/int.h5" -q
+sleep 1
+kill -INT "$BG_PID"
+wait_rc "$BG_PID"
+expect_rc "SIGINT after 1 s exits 75" 75 int
+check_partial int
+# Without the journal, --resume starts from what the partial file holds.
+rm -f "$WORK/int.h5.journal"
+resume_check int 1
+check "int: it resumed from the partial file" grep -q "resuming from the partial file" \
+  "$WORK/int.resume.err"
+
+section "SIGUSR1 to mpirun -np 2 (forwarded to every rank)"
+start_group usr1 "${MPIRUN[@]}" -np 2 "$FS" run "$JOB" --out "$WORK/usr1.h5"
+# mpirun takes a moment to start the ranks: count the second from the journal's appearance.
+sleep_until_exists "$WORK/usr1.h5.journal" 30 || fail "usr1: no journal within 30 s"
+sleep 1
+kill -USR1 "$BG_PID"
+wait_rc "$BG_PID"
+expect_rc "SIGUSR1 to mpirun exits 75" 75 usr1
+check "usr1: the message names signal 10" grep -q "interrupted by signal 10" "$WORK/usr1.err"
+check "usr1: no rank is left running" test -z "$(session_alive "$BG_PID")"
+check_partial usr1
+resume_check usr1 2
+
+finish
