@@ -171,8 +171,9 @@ void CheckpointSimModel::validate(const Params& p, const std::filesystem::path& 
 }
 
 double CheckpointSimModel::cost(const Params& p) const {
-  // Without base_dir a table given by a relative path may not resolve; then assume one event per
-  // processor-day (only the order of costs matters).
+  // Model::cost has no base_dir, so a plank_inputs folder given relative to the job file does not
+  // resolve here (unless the working directory happens to be the job's folder); then all such
+  // points get the same rough cost, one event per processor-day (only the order matters).
   double events = 0;
   try {
     events = expected_events(resolve_point(p, {}).sim);
