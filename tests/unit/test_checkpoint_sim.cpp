@@ -192,7 +192,7 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
   //   completed intervals rounded, not floored    +45 .. +3219 SE
   //   recovery succeeds after R instead of rho    +100 .. +9594 SE
   //   recovery credits I - C instead of I         -27 (HIGH a=28), -30, -62, -178 SE
-  //   spares never fail                           +44 (LOW a=9), +98, +895 SE (none at a=1:
+  //   spares never fail                           +48 (LOW a=9), +112, +1019 SE (none at a=1:
   //                                               31 spares never all fail)
   //   Down ends at the first repair, not at a     +53 (HIGH a=28), +83, +2574 SE
   const std::vector<ChainPoint> points{
