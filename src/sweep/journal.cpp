@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,13 +62,20 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-}  // namespace
+void lock_or_refuse(int fd, const std::string& path) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  ::close(fd);
+  if (err == EWOULDBLOCK)
+    throw IoError(fmt::format(
+        "{}: another faultsweep process is writing this journal (an earlier run still going, "
+        "e.g. ranks left behind by a killed mpirun); stop it before resuming",
+        path));
+  throw IoError(fmt::format("{}: cannot lock the journal: {}", path, std::strerror(err)));
+}
 
-JournalContents read_journal(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("{}: cannot open the journal", path.string()));
-  const std::vector<unsigned char> d((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
+JournalContents parse_journal(const std::vector<unsigned char>& d,
+                              const std::filesystem::path& path) {
   const auto bad = [&](const char* why) {
     return IoError(fmt::format("{}: not a faultsweep journal or its header is damaged ({})",
                                path.string(), why));
@@ -102,6 +110,16 @@ JournalContents read_journal(const std::filesystem::path& path) {
   }
   c.dropped_bytes = d.size() - c.valid_bytes;
   return c;
+}
+
+}  // namespace
+
+JournalContents read_journal(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("{}: cannot open the journal", path.string()));
+  const std::vector<unsigned char> d((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+  return parse_journal(d, path);
 }
 
 Journal::Journal(int fd, std::string path, std::uint32_t metric_count)
@@ -142,6 +160,7 @@ Journal Journal::create(const std::filesystem::path& path, const std::string& jo
   if (fd < 0)
     throw IoError(
         fmt::format("{}: cannot create the journal: {}", path.string(), std::strerror(errno)));
+  lock_or_refuse(fd, path.string());
   Journal j(fd, path.string(), metric_count);
   std::vector<unsigned char> h(kMagic, kMagic + kMagicLen);
   put_string(h, job_file);
@@ -154,15 +173,31 @@ Journal Journal::create(const std::filesystem::path& path, const std::string& jo
   return j;
 }
 
-Journal Journal::append_to(const std::filesystem::path& path, const JournalContents& contents) {
-  if (::truncate(path.c_str(), static_cast<off_t>(contents.valid_bytes)) != 0)
-    throw IoError(
-        fmt::format("{}: cannot cut the torn tail: {}", path.string(), std::strerror(errno)));
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+Journal Journal::resume(const std::filesystem::path& path, JournalContents* contents) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0)
     throw IoError(
         fmt::format("{}: cannot open the journal: {}", path.string(), std::strerror(errno)));
-  return Journal(fd, path.string(), contents.metric_count);
+  lock_or_refuse(fd, path.string());
+  Journal j(fd, path.string(), 0);
+  std::vector<unsigned char> d;
+  unsigned char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw IoError(
+          fmt::format("{}: cannot read the journal: {}", path.string(), std::strerror(errno)));
+    if (n == 0) break;
+    d.insert(d.end(), buf, buf + n);
+  }
+  *contents = parse_journal(d, path);
+  j.metric_count_ = contents->metric_count;
+  if (::ftruncate(fd, static_cast<off_t>(contents->valid_bytes)) != 0 ||
+      ::lseek(fd, 0, SEEK_END) < 0)
+    throw IoError(
+        fmt::format("{}: cannot cut the torn tail: {}", path.string(), std::strerror(errno)));
+  return j;
 }
 
 void Journal::append(std::uint64_t task, const double* values) {

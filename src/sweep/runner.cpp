@@ -54,7 +54,8 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
   };
   const std::size_t M = job.metric_count();
   if (fs::exists(journal_path)) {
-    JournalContents c = read_journal(journal_path);
+    JournalContents c;
+    Journal journal = Journal::resume(journal_path, &c);
     refuse_if_changed(c.job_text, c.job_file, journal_path.string());
     FS_CHECK(c.metric_count == M, "journal metric count differs from the model's");
     for (std::size_t i = 0; i < c.tasks.size(); ++i) {
@@ -67,7 +68,7 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
         "resuming from {}: {} finished tasks{}", journal_path.string(), table.done_count(),
         c.dropped_bytes ? fmt::format(" ({} bytes of a torn last record dropped)", c.dropped_bytes)
                         : ""));
-    return Journal::append_to(journal_path, c);
+    return journal;
   }
   if (fs::exists(out)) {
     StoredResults s = read_results(out);

@@ -159,9 +159,12 @@ TEST_CASE("journal: a torn tail is dropped and counted", "[journal]") {
     check_records(g, 3);
     CHECK(g.dropped_bytes == 7);
   }
-  SECTION("append_to cuts the tail and continues after the last intact record") {
+  SECTION("resume cuts the tail and continues after the last intact record") {
     {
-      Journal j = Journal::append_to(p, c);
+      JournalContents r;
+      Journal j = Journal::resume(p, &r);
+      CHECK(r.tasks == c.tasks);
+      CHECK_THROWS_AS(Journal::resume(p, &r), faultsweep::IoError);  // locked while j lives
       CHECK(fs::file_size(p) == kHeader + 3 * kRecord);
       j.append(13, values_of(13).data());
       j.append(14, values_of(14).data());

@@ -31,8 +31,11 @@ class Journal {
   // A new journal; fails (IoError) if the file exists.
   static Journal create(const std::filesystem::path& path, const std::string& job_file,
                         const std::string& job_text, std::uint32_t metric_count);
-  // Continues an existing journal after its last intact record (the torn tail is cut off).
-  static Journal append_to(const std::filesystem::path& path, const JournalContents& contents);
+  // Continues an existing journal: reads it into *contents and cuts the torn tail off, so that
+  // appends follow the last intact record.
+  static Journal resume(const std::filesystem::path& path, JournalContents* contents);
+  // Both hold an exclusive flock on the file while the Journal lives, and refuse (IoError) when
+  // another process holds it: a killed mpirun can leave ranks running that still write.
 
   Journal(Journal&&) noexcept;
   Journal& operator=(Journal&&) noexcept;
