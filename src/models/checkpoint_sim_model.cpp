@@ -170,13 +170,12 @@ void CheckpointSimModel::validate(const Params& p, const std::filesystem::path& 
     throw InputError("repairs", c.repair.canonical_text(), "must have a mean > 0");
 }
 
-double CheckpointSimModel::cost(const Params& p) const {
-  // Model::cost has no base_dir, so a plank_inputs folder given relative to the job file does not
-  // resolve here (unless the working directory happens to be the job's folder); then all such
-  // points get the same rough cost, one event per processor-day (only the order matters).
+double CheckpointSimModel::cost(const Params& p, const std::filesystem::path& base_dir) const {
+  // Expected processor events; if the system cannot be resolved, one event per processor-day
+  // (only the order of costs matters).
   double events = 0;
   try {
-    events = expected_events(resolve_point(p, {}).sim);
+    events = expected_events(resolve_point(p, base_dir).sim);
   } catch (const Error&) {
     const double horizon_s = p.has("horizon") ? p.real("horizon") : kDefaultHorizon_s;
     const double n = p.has("N") ? p.real("N") : 32.0;

@@ -111,7 +111,7 @@ void MarkovAvailability::validate(const Params& p, const std::filesystem::path& 
   }
 }
 
-double MarkovAvailability::cost(const Params& p) const {
+double MarkovAvailability::cost(const Params& p, const std::filesystem::path&) const {
   // optimize searches a = 1..N (N from the environment when not given: 32 in the paper).
   if (mode_of(p) != "optimize") return 1.0;
   return p.has("N") ? static_cast<double>(p.integer("N")) : 32.0;

@@ -35,7 +35,7 @@ const std::vector<MetricSpec>& Synthetic::metrics() const {
   return specs;
 }
 
-double Synthetic::cost(const Params& p) const {
+double Synthetic::cost(const Params& p, const std::filesystem::path&) const {
   return 1e-3 + p.real("work");
 }
 

@@ -62,7 +62,7 @@ int inspect_file(const std::string& path, std::FILE* out) {
   }
   std::fprintf(out, "  replicas   %zu of %zu tasks done; per point %zu to %zu (at most %zu)\n",
                t.done_count(), t.tasks(), t.points ? lo : 0, hi, t.replicas_max);
-  std::fprintf(out, "  metrics    (summary over points of the per-point means)\n");
+  std::fprintf(out, "  metrics    (range of the replica values over all points)\n");
   for (std::size_t m = 0; m < s.metrics.size(); ++m) {
     double mn = INFINITY, mx = -INFINITY;
     for (std::size_t i = 0; i < t.tasks(); ++i)

@@ -115,7 +115,8 @@ JobSpec Loader::load() {
     std::istringstream in(text_);
     root = toml::parse(in, file_);
   } catch (const toml::syntax_error& e) {
-    throw InputError(fmt::format("{}: not valid TOML:\n{}", file_, e.what()));
+    throw InputError(
+        fmt::format("{}:{}: not valid TOML:\n{}", file_, e.location().line(), e.what()));
   }
   job_.file = file_;
   job_.text = text_;
@@ -199,8 +200,9 @@ void Loader::parse_replicas(const toml::value& v) {
       error_at(v, "sweep.replicas",
                "a stopping rule needs max and until, e.g. { min = 10, max = 400, until = { "
                "metric = \"availability\", rel_ci95 = 0.005 } }");
-    job_.replicas.min = v.contains("min") ? positive_int(v.at("min"), "sweep.replicas.min") : 10;
     job_.replicas.max = positive_int(v.at("max"), "sweep.replicas.max");
+    job_.replicas.min = v.contains("min") ? positive_int(v.at("min"), "sweep.replicas.min")
+                                          : std::min(10, job_.replicas.max);
     if (job_.replicas.max < job_.replicas.min)
       error_at(v.at("max"), "sweep.replicas.max",
                fmt::format("must be >= min = {}", job_.replicas.min));
@@ -566,7 +568,7 @@ void Loader::expand_points() {
       if (where.empty()) throw located;
       throw InputError(fmt::format("{} (at the point {})", located.what(), where));
     }
-    job_.costs.push_back(job_.model->cost(point));
+    job_.costs.push_back(job_.model->cost(point, job_.base_dir));
     job_.points.push_back(std::move(point));
   }
 }

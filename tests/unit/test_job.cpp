@@ -207,6 +207,12 @@ TEST_CASE("job: replicas: a fixed count, or a stopping rule with its defaults", 
     CHECK(job.replicas.rel_ci95 == 0.01);
     CHECK(job.replicas.ci95 == 0);
   }
+  SECTION("min defaults to max when max is below 10") {
+    const JobSpec job = parse(
+        job_text("replicas = { max = 5, until = { metric = \"u\", rel_ci95 = 0.01 } }", "", ""));
+    CHECK(job.replicas.min == 5);
+    CHECK(job.replicas.max == 5);
+  }
   SECTION("min is raised to 2: a CI needs two replicas") {
     const JobSpec job = parse(job_text(
         "replicas = { min = 1, max = 5, until = { metric = \"value\", ci95 = 1 } }", "", ""));
@@ -235,9 +241,10 @@ TEST_CASE("job: replicas: a fixed count, or a stopping rule with its defaults", 
               job_text("replicas = { min = 2, max = 5, until = { metric = \"value\", ci95 = -1 } }",
                        "", ""))
               .key() == "sweep.replicas.until.ci95");
-    // min defaults to 10, so max = 5 alone is below it.
+    // max below an explicit min.
     CHECK(parse_error(
-              job_text("replicas = { max = 5, until = { metric = \"value\", ci95 = 1 } }", "", ""))
+              job_text("replicas = { min = 8, max = 5, until = { metric = \"value\", ci95 = 1 } }",
+                       "", ""))
               .key() == "sweep.replicas.max");
     CHECK(parse_error(
               job_text("replicas = { min = 5, until = { metric = \"value\", ci95 = 1 } }", "", ""))

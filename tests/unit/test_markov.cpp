@@ -534,7 +534,7 @@ TEST_CASE("model: modes, validation messages and explicit parameters", "[markov]
       FAIL("expected InputError");
     } catch (const InputError& e) {
       CHECK(e.key() == "I");
-      CHECK(std::string(e.what()).find("I must be >= L = 5.146h") != std::string::npos);
+      CHECK(std::string(e.what()).find("I must be >= L = 5.14631h") != std::string::npos);
     }
   }
   SECTION("a above N, missing a, missing I") {

@@ -27,7 +27,7 @@ class CheckpointSimModel final : public Model {
   const std::vector<MetricSpec>& metrics() const override;
   bool deterministic() const override { return false; }
   void validate(const Params& p, const std::filesystem::path& base_dir) const override;
-  double cost(const Params& p) const override;
+  double cost(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 };
 

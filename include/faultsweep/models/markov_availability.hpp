@@ -19,7 +19,7 @@ class MarkovAvailability : public Model {
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   bool deterministic() const override { return true; }
   void validate(const Params& p, const std::filesystem::path& base_dir) const override;
-  double cost(const Params& p) const override;
+  double cost(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 
  private:

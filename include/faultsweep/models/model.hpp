@@ -75,8 +75,8 @@ class Model {
     (void)p, (void)base_dir;
   }
   // Relative cost of one replica, to hand out expensive tasks first. Any positive unit.
-  virtual double cost(const Params& p) const {
-    (void)p;
+  virtual double cost(const Params& p, const std::filesystem::path& base_dir) const {
+    (void)p, (void)base_dir;
     return 1.0;
   }
   // One replica: writes one value per metric, in metrics() order, into out.

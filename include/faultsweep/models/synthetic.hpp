@@ -13,7 +13,7 @@ class Synthetic final : public Model {
   const std::vector<ParamSpec>& params() const override;
   const std::vector<MetricSpec>& metrics() const override;
   bool deterministic() const override { return false; }
-  double cost(const Params& p) const override;
+  double cost(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 };
 
