@@ -1,0 +1,37 @@
+#pragma once
+// A parallel job as the cluster simulator sees it (Zhang §3.1; FARS §5.2.1; SWF fields 2-9).
+// All times in seconds from the start of the workload.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace faultsweep::workload {
+
+struct Job {
+  std::int64_t id = 0;     // SWF job number, or the index of a generated job
+  double submit_s = 0;     // arrival time
+  double runtime_s = 0;    // failure-free execution time on `size` nodes (> 0)
+  double estimate_s = 0;   // user's estimate (requested time) >= 0; backfilling uses it
+  std::int32_t size = 1;   // nodes (rigid jobs); for moldable jobs the allocator may change it
+  std::int32_t user = -1;  // SWF user id, -1 if unknown
+  bool moldable = false;   // size may be chosen by the allocator (Gottumukkala Ch. 6)
+};
+
+// What a reader dropped or repaired, so that users can see it (DESIGN §8).
+struct ReadStats {
+  std::int64_t lines = 0;          // data lines read
+  std::int64_t jobs = 0;           // jobs kept
+  std::int64_t bad_lines = 0;      // malformed lines skipped (skip mode only)
+  std::int64_t too_large = 0;      // jobs wider than the machine, dropped
+  std::int64_t no_runtime = 0;     // jobs with run time <= 0 or -1, dropped
+  std::int64_t estimate_fixed = 0; // estimate missing or below runtime, replaced (see reader)
+  std::vector<std::string> first_errors;  // up to 10 "file:line: what" messages
+};
+
+struct Workload {
+  std::vector<Job> jobs;  // sorted by submit time, then id
+  std::int32_t machine_nodes = 0;  // from the SWF header (MaxNodes/MaxProcs) or the generator
+  ReadStats stats;
+};
+
+}  // namespace faultsweep::workload
