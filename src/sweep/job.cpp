@@ -86,6 +86,8 @@ class Loader {
   AxisMember make_member(const std::string& key, const toml::value& v, const std::string& where);
   std::vector<Value> axis_values(const toml::value& v, const ParamSpec& spec,
                                  const std::string& where) const;
+  Value table_field(const ParamSpec& spec, const std::string& sub, const toml::value& v,
+                    const std::string& where) const;
   void fill_defaults();
   void expand_points();
   int line_for_key(const std::string& key, std::string* prefix) const;
@@ -348,6 +350,15 @@ void Loader::add_fixed(const std::string& name, const toml::value& v) {
                          fmt::join(names, ", ")));
   }
   param_lines_[name] = line_of(v);
+  if (spec->kind == ParamKind::table) {
+    if (!v.is_table())
+      error_at(v, "params." + name, "expected an inline table { key = value, ... }");
+    for (const auto& [k, field] : v.as_table()) {
+      param_lines_[name + "." + k] = line_of(field);
+      job_.fixed.set(name + "." + k, table_field(*spec, k, field, "params." + name + "." + k));
+    }
+    return;
+  }
   if (spec->kind != ParamKind::dist) {
     job_.fixed.set(name, convert(v, *spec, "params." + name));
     return;
@@ -369,11 +380,36 @@ void Loader::add_fixed(const std::string& name, const toml::value& v) {
   }
 }
 
+Value Loader::table_field(const ParamSpec& spec, const std::string& sub, const toml::value& v,
+                          const std::string& where) const {
+  const bool duration = std::find(spec.duration_keys.begin(), spec.duration_keys.end(), sub) !=
+                        spec.duration_keys.end();
+  if (duration) {
+    ParamSpec d;
+    d.name = sub;
+    d.kind = ParamKind::duration;
+    d.min = 0;
+    return convert(v, d, where);
+  }
+  if (v.is_string()) return v.as_string().str;
+  if (v.is_integer()) return static_cast<std::int64_t>(v.as_integer());
+  if (v.is_floating()) {
+    if (!std::isfinite(v.as_floating())) error_at(v, where, "expected a finite number");
+    return v.as_floating();
+  }
+  if (v.is_boolean()) return v.as_boolean();
+  error_at(v, where, fmt::format("expected a string, number or boolean, got {}", type_name(v)));
+}
+
 std::vector<Value> Loader::axis_values(const toml::value& v, const ParamSpec& spec,
                                        const std::string& where) const {
   std::vector<Value> out;
   const bool dist_field_axis = spec.kind == ParamKind::dist;
   auto one = [&](const toml::value& x) -> Value {
+    if (spec.kind == ParamKind::table) {
+      const std::string sub = where.substr(where.rfind('.') + 1);
+      return table_field(spec, sub, x, where);
+    }
     if (!dist_field_axis) return convert(x, spec, where);
     try {
       if (x.is_string() && where.ends_with(".dist")) return x.as_string().str;
@@ -443,11 +479,12 @@ AxisMember Loader::make_member(const std::string& key, const toml::value& v,
   const std::string base = key.substr(0, key.find('.'));
   const ParamSpec* spec = find_spec(base);
   const bool dotted = key.find('.') != std::string::npos;
-  if (!spec || (dotted && spec->kind != ParamKind::dist) ||
-      (!dotted && spec->kind == ParamKind::dist)) {
+  const bool is_table = spec && (spec->kind == ParamKind::dist || spec->kind == ParamKind::table);
+  if (!spec || dotted != is_table) {
     std::vector<std::string> names;
     for (const ParamSpec& s : job_.model->params())
-      names.push_back(s.kind == ParamKind::dist ? s.name + ".<field>" : s.name);
+      names.push_back(s.kind == ParamKind::dist || s.kind == ParamKind::table ? s.name + ".<field>"
+                                                                              : s.name);
     const std::string near = nearest(key, names);
     error_at(v, where,
              fmt::format("not a parameter of model {}{} (a distribution is swept by one field, "
@@ -462,9 +499,12 @@ AxisMember Loader::make_member(const std::string& key, const toml::value& v,
   m.key = key;
   m.line = line_of(v);
   m.values = axis_values(v, *spec, where);
-  const bool time_field = dotted && !key.ends_with(".dist") && !key.ends_with(".shape") &&
-                          !key.ends_with(".sigma") && !key.ends_with(".rate") &&
-                          !key.ends_with(".mu");
+  const std::string field = dotted ? key.substr(key.find('.') + 1) : "";
+  const bool time_field = spec->kind == ParamKind::table
+                              ? std::find(spec->duration_keys.begin(), spec->duration_keys.end(),
+                                          field) != spec->duration_keys.end()
+                              : dotted && field != "dist" && field != "shape" && field != "sigma" &&
+                                    field != "rate" && field != "mu";
   m.units = spec->kind == ParamKind::duration || time_field ? "s"
             : spec->unit.empty()                            ? "1"
                                                             : spec->unit;
@@ -498,6 +538,7 @@ void Loader::fill_defaults() {
     if (job_.fixed.has(s.name) || axis_lines_.count(s.name)) continue;
     bool swept_field = false;
     for (const auto& [k, line] : axis_lines_) swept_field |= k.starts_with(s.name + ".");
+    if (swept_field && s.kind == ParamKind::table) continue;  // the model validates the rest
     if (swept_field) {
       if (!job_.fixed.has(s.name + ".dist") && !axis_lines_.count(s.name + ".dist"))
         error(axis_lines_.lower_bound(s.name + ".")->second, "axes." + s.name, "",

@@ -22,8 +22,11 @@ enum class ParamKind {
   duration,  // "90s", "5min", "2h", "3d" or a number of seconds; stored in seconds
   string,    // one of `choices` if given
   boolean,
-  dist,  // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
-  path,  // a file path, relative to the job file's folder
+  dist,   // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
+  path,   // a file path, relative to the job file's folder
+  table,  // an inline table of strings, numbers and booleans, stored flattened as name.<key>;
+          // sub-keys listed in `duration_keys` are durations (stored in seconds). The model
+          // validates the sub-keys (unknown ones included) in validate().
 };
 
 struct ParamSpec {
@@ -35,7 +38,8 @@ struct ParamSpec {
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices;  // allowed strings, if restricted
   std::string help;
-  bool optional = false;  // may be absent with no default (the model copes)
+  bool optional = false;                   // may be absent with no default (the model copes)
+  std::vector<std::string> duration_keys;  // for ParamKind::table: sub-keys that are durations
 };
 
 struct MetricSpec {

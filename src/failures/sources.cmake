@@ -1,0 +1,2 @@
+# Sources of the failures area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES)

@@ -1,0 +1,2 @@
+# Sources of the policy area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES)

@@ -1,0 +1,2 @@
+# Sources of the sim area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES)

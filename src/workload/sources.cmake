@@ -1,0 +1,2 @@
+# Sources of the workload area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES)

@@ -1,0 +1,2 @@
+# Unit tests of the dist_more area (explicit list).
+list(APPEND FAULTSWEEP_UNIT_TESTS)

@@ -1,0 +1,2 @@
+# Unit tests of the failures area (explicit list).
+list(APPEND FAULTSWEEP_UNIT_TESTS)

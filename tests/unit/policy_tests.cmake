@@ -1,0 +1,2 @@
+# Unit tests of the policy area (explicit list).
+list(APPEND FAULTSWEEP_UNIT_TESTS)

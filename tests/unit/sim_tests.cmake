@@ -1,0 +1,2 @@
+# Unit tests of the sim area (explicit list).
+list(APPEND FAULTSWEEP_UNIT_TESTS)

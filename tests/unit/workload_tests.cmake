@@ -1,0 +1,2 @@
+# Unit tests of the workload area (explicit list).
+list(APPEND FAULTSWEEP_UNIT_TESTS)
