@@ -1,0 +1,78 @@
+#pragma once
+// Trace replay: failures read from a log and emitted in (time, node) order.
+//
+// Two formats:
+//   csv  - "time_s,node,downtime_s" per line; '#' starts a comment; a first line whose first
+//          field is not a number is a header. Times in seconds, nodes 0-based.
+//   lanl - LANL's LA-UR-05-7318 failure data 1996-2005 (one CSV, 26 columns; see its README):
+//          one system is selected, its node numbers (`nodenumz`) are mapped to 0..k-1 in sorted
+//          order, optionally filtered by root cause, times are made relative to the first
+//          selected failure (or to a given start date), downtime from `Down Time` (minutes) or
+//          from `Prob Fixed` - `Prob Started`.
+// A file ending in ".xz" is decompressed by running `xz -dc` through popen() (the library does
+// not link liblzma); plain files are read directly. Bad records are reported as "file:line:
+// reason", skipped and counted (or, with stop_on_bad, thrown as InputError).
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "faultsweep/failures/failure_source.hpp"
+
+namespace faultsweep::failures {
+
+class TraceSource final : public FailureSource {
+ public:
+  // Sorts the events by (time, node); node_offset is added to every node. Events at or after
+  // horizon_s are not emitted.
+  explicit TraceSource(std::vector<FailureEvent> events, std::int32_t node_offset = 0,
+                       double horizon_s = std::numeric_limits<double>::infinity());
+  FailureEvent next() override;
+  std::size_t size() const { return events_.size(); }
+
+ private:
+  std::vector<FailureEvent> events_;
+  std::size_t pos_ = 0;
+  double horizon_s_;
+};
+
+// The result of reading a log: events (unsorted order of the file is not kept: sorted by
+// (time, node)), and what was skipped.
+struct TraceLog {
+  std::vector<FailureEvent> events;
+  std::int32_t nodes = 0;                   // k: distinct nodes (lanl) or max node + 1 (csv)
+  std::vector<std::int64_t> original_node;  // lanl: original_node[i] = nodenumz of node i
+  std::size_t lines = 0;                    // data lines seen (header excluded)
+  std::size_t other_system = 0;             // lanl: records of other systems
+  std::size_t filtered_cause = 0;           // lanl: records dropped by the cause filter
+  std::size_t before_start = 0;             // lanl: records before the start date
+  std::size_t bad = 0;                      // bad records skipped
+  std::vector<std::string> bad_messages;    // the first few "file:line: reason"
+  double origin_unix_s = 0;                 // lanl: the civil time that became t = 0
+};
+
+enum class LanlDowntime { down_time_column, fixed_minus_started };
+
+struct LanlOptions {
+  std::int64_t system = 20;
+  // Root-cause categories to keep (case-insensitive column names: Facilities, Hardware,
+  // Human Error, Network, Undetermined, Software); empty keeps all.
+  std::vector<std::string> causes;
+  std::optional<double> start_unix_s;  // t = 0 here (records before it dropped) if given
+  LanlDowntime downtime = LanlDowntime::down_time_column;
+  bool stop_on_bad = false;
+};
+
+// The six root-cause columns, in file order.
+const std::vector<std::string>& lanl_causes();
+
+TraceLog read_lanl(const std::filesystem::path& file, const LanlOptions& options);
+TraceLog read_trace_csv(const std::filesystem::path& file, bool stop_on_bad = false);
+
+// Seconds since 1970-01-01 00:00 (civil time, no time zone or DST) of "m/d/YYYY H:MM" (LANL)
+// or "YYYY-MM-DD[ HH:MM[:SS]]"; nullopt if the text is neither.
+std::optional<double> parse_civil_time_s(const std::string& text);
+
+}  // namespace faultsweep::failures

@@ -1,0 +1,306 @@
+#include "faultsweep/failures/factory.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <variant>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/dist/composite_weibull.hpp"
+#include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/failures/renewal.hpp"
+#include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/zhang.hpp"
+
+namespace faultsweep::failures {
+namespace {
+
+const char* const kProcesses = "expected one of none, renewal, bathtub, zhang, trace";
+const std::vector<std::string> kDowntimeKeys = {"downtime", "downtime_dist", "downtime_sigma"};
+
+std::vector<std::string> allowed_keys(const std::string& process, const Params& t) {
+  std::vector<std::string> keys = {"process"};
+  auto add = [&](const std::vector<std::string>& more) {
+    keys.insert(keys.end(), more.begin(), more.end());
+  };
+  if (process == "renewal") {
+    const std::string d = t.has("dist") && std::holds_alternative<std::string>(t.at("dist"))
+                              ? t.str("dist")
+                              : std::string();
+    add(dist::Dist::allowed_keys(d));  // includes "dist"
+    add(kDowntimeKeys);
+  } else if (process == "bathtub") {
+    add({"mtbf"});
+    add(kDowntimeKeys);
+  } else if (process == "zhang") {
+    add({"shape", "scale", "W", "alpha"});
+    add(kDowntimeKeys);
+  } else if (process == "trace") {
+    add({"file", "format", "node_offset", "bad_lines"});
+    const bool csv = t.has("format") && std::holds_alternative<std::string>(t.at("format")) &&
+                     t.str("format") == "csv";
+    if (!csv) add({"system", "cause", "start", "downtime_from"});
+  }
+  return keys;
+}
+
+// Typed reads of one sub-key, throwing InputError on that key.
+class Reader {
+ public:
+  explicit Reader(const Params& t) : t_(t) {}
+  bool has(const std::string& k) const { return t_.has(k); }
+  std::string text(const std::string& k) const { return canonical_value(t_.at(k)); }
+  std::optional<double> number(const std::string& k) const {
+    if (!t_.has(k)) return std::nullopt;
+    const Value& v = t_.at(k);
+    if (!std::holds_alternative<double>(v) && !std::holds_alternative<std::int64_t>(v))
+      throw InputError(k, text(k), "must be a number");
+    const double d = t_.real(k);
+    if (!std::isfinite(d)) throw InputError(k, text(k), "must be a finite number");
+    return d;
+  }
+  double required(const std::string& k, const std::string& process) const {
+    const auto d = number(k);
+    if (!d) throw InputError(k, "", fmt::format("required for process = \"{}\"", process));
+    return *d;
+  }
+  double positive(const std::string& k, const std::string& process) const {
+    const double d = required(k, process);
+    if (!(d > 0)) throw InputError(k, text(k), "must be > 0");
+    return d;
+  }
+  std::optional<std::int64_t> integer(const std::string& k) const {
+    if (!t_.has(k)) return std::nullopt;
+    if (!std::holds_alternative<std::int64_t>(t_.at(k)))
+      throw InputError(k, text(k), "must be an integer");
+    return t_.integer(k);
+  }
+  std::optional<std::string> string(const std::string& k) const {
+    if (!t_.has(k)) return std::nullopt;
+    if (!std::holds_alternative<std::string>(t_.at(k)))
+      throw InputError(k, text(k), "must be a string");
+    return t_.str(k);
+  }
+
+ private:
+  const Params& t_;
+};
+
+struct TraceSpec {
+  std::string file;
+  bool lanl = true;
+  LanlOptions lanl_options;
+  std::int32_t node_offset = 0;
+  bool stop_on_bad = false;
+};
+
+struct Spec {
+  std::string process;
+  std::optional<Lifetime> ttf;  // renewal, bathtub
+  dist::Dist downtime = dist::Dist::constant(0.0);
+  ZhangConfig zhang;
+  TraceSpec trace;
+};
+
+dist::Dist parse_downtime(const Reader& r, const std::string& process) {
+  const double d = r.required("downtime", process);
+  if (!(d >= 0)) throw InputError("downtime", r.text("downtime"), "must be >= 0");
+  const std::string kind = r.string("downtime_dist").value_or("constant");
+  if (r.has("downtime_sigma") && kind != "lognormal")
+    throw InputError("downtime_sigma", r.text("downtime_sigma"),
+                     "only allowed with downtime_dist = \"lognormal\"");
+  if (kind == "constant") return dist::Dist::constant(d);
+  if (kind != "exponential" && kind != "lognormal")
+    throw InputError("downtime_dist", r.text("downtime_dist"),
+                     "expected one of constant, exponential, lognormal");
+  if (!(d > 0))
+    throw InputError("downtime", r.text("downtime"),
+                     fmt::format("must be > 0 (the mean) with downtime_dist = \"{}\"", kind));
+  if (kind == "exponential") return dist::Dist::exponential(d);
+  const double sigma = r.positive("downtime_sigma", process);
+  // mean = exp(mu + sigma^2 / 2).
+  return dist::Dist::lognormal(std::log(d) - 0.5 * sigma * sigma, sigma);
+}
+
+Spec parse(const Params& table, int nodes) {
+  if (nodes < 1) throw InputError("nodes", std::to_string(nodes), "must be >= 1");
+  Spec s;
+  if (!table.has("process"))
+    throw InputError("process", "", fmt::format("required; {}", kProcesses));
+  const Value& pv = table.at("process");
+  if (!std::holds_alternative<std::string>(pv))
+    throw InputError("process", canonical_value(pv), kProcesses);
+  s.process = std::get<std::string>(pv);
+  if (s.process != "none" && s.process != "renewal" && s.process != "bathtub" &&
+      s.process != "zhang" && s.process != "trace")
+    throw InputError("process", canonical_value(pv), kProcesses);
+  const std::vector<std::string> allowed = allowed_keys(s.process, table);
+  for (const auto& [key, value] : table.values())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw InputError(key, canonical_value(value),
+                       fmt::format("unknown key for process = \"{}\"; allowed keys: {}", s.process,
+                                   fmt::join(allowed, ", ")));
+  const Reader r(table);
+
+  if (s.process == "renewal") {
+    Params dist_params;
+    for (const auto& [key, value] : table.values())
+      if (key != "process" &&
+          std::find(kDowntimeKeys.begin(), kDowntimeKeys.end(), key) == kDowntimeKeys.end())
+        dist_params.set(key, value);
+    const dist::Dist d = dist::Dist::from_params(dist_params);
+    if (!(d.mean() > 0))
+      throw InputError(
+          d.kind() == dist::Kind::constant ? "value" : "dist",
+          canonical_value(table.at(d.kind() == dist::Kind::constant ? "value" : "dist")),
+          "the time to failure must have a mean > 0");
+    s.ttf = d;
+    s.downtime = parse_downtime(r, s.process);
+  } else if (s.process == "bathtub") {
+    s.ttf = dist::CompositeWeibull::bathtub(r.positive("mtbf", s.process));
+    s.downtime = parse_downtime(r, s.process);
+  } else if (s.process == "zhang") {
+    s.zhang.shape = r.positive("shape", s.process);
+    s.zhang.scale_s = r.positive("scale", s.process);
+    const std::int64_t w = r.integer("W").value_or(2);
+    if (w < 1 || w > (1 << 24)) throw InputError("W", r.text("W"), "must be in 1 .. 16777216");
+    s.zhang.window = static_cast<std::int32_t>(w);
+    s.zhang.alpha = r.number("alpha").value_or(0.0);
+    if (!(s.zhang.alpha >= 0)) throw InputError("alpha", r.text("alpha"), "must be >= 0");
+    s.zhang.downtime = parse_downtime(r, s.process);
+  } else if (s.process == "trace") {
+    TraceSpec& t = s.trace;
+    const auto file = r.string("file");
+    if (!file || file->empty())
+      throw InputError("file", file ? "\"\"" : "", "required for process = \"trace\"");
+    t.file = *file;
+    const std::string format = r.string("format").value_or("lanl");
+    if (format != "lanl" && format != "csv")
+      throw InputError("format", r.text("format"), "expected one of lanl, csv");
+    t.lanl = format == "lanl";
+    const std::int64_t offset = r.integer("node_offset").value_or(0);
+    if (offset < 0 || offset >= nodes)
+      throw InputError("node_offset", r.text("node_offset"),
+                       fmt::format("must be in 0 .. {} (nodes - 1)", nodes - 1));
+    t.node_offset = static_cast<std::int32_t>(offset);
+    const std::string bad = r.string("bad_lines").value_or("skip");
+    if (bad != "skip" && bad != "stop")
+      throw InputError("bad_lines", r.text("bad_lines"), "expected one of skip, stop");
+    t.stop_on_bad = bad == "stop";
+    if (t.lanl) {
+      const auto system = r.integer("system");
+      if (!system) throw InputError("system", "", "required for format = \"lanl\"");
+      t.lanl_options.system = *system;
+      if (const auto cause = r.string("cause")) {
+        // "Hardware" or a comma-separated list "Hardware, Software".
+        std::string item;
+        for (const char c : *cause + ",") {
+          if (c != ',') {
+            item += c;
+            continue;
+          }
+          const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+          if (b == std::string::npos)
+            throw InputError("cause", r.text("cause"), "empty category in the list");
+          const std::string name = item.substr(b, e - b + 1);
+          const auto& all = lanl_causes();
+          const bool known = std::any_of(all.begin(), all.end(), [&](const std::string& a) {
+            return std::equal(a.begin(), a.end(), name.begin(), name.end(),
+                              [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+          });
+          if (!known)
+            throw InputError("cause", r.text("cause"),
+                             fmt::format("unknown category \"{}\"; expected a comma-separated "
+                                         "list of {}",
+                                         name, fmt::join(all, ", ")));
+          t.lanl_options.causes.push_back(name);
+          item.clear();
+        }
+      }
+      if (const auto start = r.string("start")) {
+        const auto s_unix = parse_civil_time_s(*start);
+        if (!s_unix)
+          throw InputError("start", r.text("start"),
+                           "expected a date \"YYYY-MM-DD\", \"YYYY-MM-DD HH:MM\" or "
+                           "\"m/d/YYYY H:MM\"");
+        t.lanl_options.start_unix_s = *s_unix;
+      }
+      const std::string from = r.string("downtime_from").value_or("down_time");
+      if (from == "down_time") {
+        t.lanl_options.downtime = LanlDowntime::down_time_column;
+      } else if (from == "fixed_minus_started") {
+        t.lanl_options.downtime = LanlDowntime::fixed_minus_started;
+      } else {
+        throw InputError("downtime_from", r.text("downtime_from"),
+                         "expected one of down_time, fixed_minus_started");
+      }
+      t.lanl_options.stop_on_bad = t.stop_on_bad;
+    }
+  }
+  return s;
+}
+
+TraceLog read_trace(const TraceSpec& t, const std::filesystem::path& path) {
+  return t.lanl ? read_lanl(path, t.lanl_options) : read_trace_csv(path, t.stop_on_bad);
+}
+
+void check_trace_fits(const TraceSpec& t, const TraceLog& log, int nodes) {
+  if (log.nodes + t.node_offset > nodes)
+    throw InputError("file", "\"" + t.file + "\"",
+                     fmt::format("the trace has {} nodes; with node_offset = {} it needs a "
+                                 "machine of >= {} nodes, this one has {}",
+                                 log.nodes, t.node_offset, log.nodes + t.node_offset, nodes));
+}
+
+}  // namespace
+
+const std::vector<std::string>& failure_duration_keys() {
+  // Time-valued sub-keys of every process (Dist fields included); "rate" is per second and
+  // "mu" is a log-seconds location, so neither is a duration.
+  static const std::vector<std::string> kKeys = {"downtime", "mean", "mtbf", "scale", "value"};
+  return kKeys;
+}
+
+void validate_failures(const Params& table, int nodes, const std::filesystem::path& base_dir) {
+  const Spec s = parse(table, nodes);
+  if (s.process != "trace") return;
+  const std::filesystem::path p(s.trace.file);
+  const TraceLog log = read_trace(s.trace, p.is_absolute() ? p : base_dir / p);
+  if (log.events.empty())
+    throw InputError("file", "\"" + s.trace.file + "\"",
+                     s.trace.lanl ? fmt::format("no failures selected (system = {})",
+                                                s.trace.lanl_options.system)
+                                  : std::string("no failures in the file"));
+  check_trace_fits(s.trace, log, nodes);
+  if (log.bad > 0) {
+    std::fprintf(stderr, "warning: %s: %zu bad record(s) skipped, e.g.\n", s.trace.file.c_str(),
+                 log.bad);
+    for (const auto& m : log.bad_messages) std::fprintf(stderr, "  %s\n", m.c_str());
+  }
+}
+
+std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
+                                                   const models::RunContext& ctx) {
+  const Spec s = parse(table, nodes);
+  // Streams keyed by the failure configuration only (DESIGN §4): scheduling policies compared
+  // in one replica see the same failures.
+  const std::string config = table.canonical_text() + fmt::format("nodes={}\n", nodes);
+  if (s.process == "none") return std::make_unique<TraceSource>(std::vector<FailureEvent>{});
+  if (s.process == "renewal" || s.process == "bathtub")
+    return std::make_unique<RenewalSource>(nodes, *s.ttf, s.downtime,
+                                           ctx.stream(Purpose::failures, config),
+                                           ctx.stream(Purpose::downtimes, config), horizon_s);
+  if (s.process == "zhang")
+    return std::make_unique<ZhangSource>(nodes, s.zhang, ctx.stream(Purpose::failures, config),
+                                         ctx.stream(Purpose::locations, config),
+                                         ctx.stream(Purpose::downtimes, config), horizon_s);
+  TraceLog log = read_trace(s.trace, ctx.resolve(s.trace.file));
+  check_trace_fits(s.trace, log, nodes);
+  return std::make_unique<TraceSource>(std::move(log.events), s.trace.node_offset, horizon_s);
+}
+
+}  // namespace faultsweep::failures
