@@ -287,17 +287,31 @@ std::unique_ptr<FailureSource> make_failure_source(const Params& table, int node
                                                    const models::RunContext& ctx) {
   const Spec s = parse(table, nodes);
   // Streams keyed by the failure configuration only (DESIGN §4): scheduling policies compared
-  // in one replica see the same failures.
+  // in one replica see the same failures. For Zhang's process each stream is keyed by the keys
+  // that shape its own draws, so the paper's one-factor-at-a-time comparisons are paired too:
+  // the same shape and scale give the same inter-failure draws for every W (W only reorders
+  // them), every alpha and every downtime; the same alpha gives the same ranks. In a renewal
+  // process the downtime shifts later failures, so its streams take the whole table.
   const std::string config = table.canonical_text() + fmt::format("nodes={}\n", nodes);
+  auto keyed = [&](std::initializer_list<const char*> keys, bool with_nodes) {
+    std::string text = "process=\"zhang\"\n";
+    for (const char* k : keys)
+      if (table.has(k)) text += fmt::format("{}={}\n", k, canonical_value(table.at(k)));
+    if (with_nodes) text += fmt::format("nodes={}\n", nodes);
+    return text;
+  };
   if (s.process == "none") return std::make_unique<TraceSource>(std::vector<FailureEvent>{});
   if (s.process == "renewal" || s.process == "bathtub")
     return std::make_unique<RenewalSource>(nodes, *s.ttf, s.downtime,
                                            ctx.stream(Purpose::failures, config),
                                            ctx.stream(Purpose::downtimes, config), horizon_s);
   if (s.process == "zhang")
-    return std::make_unique<ZhangSource>(nodes, s.zhang, ctx.stream(Purpose::failures, config),
-                                         ctx.stream(Purpose::locations, config),
-                                         ctx.stream(Purpose::downtimes, config), horizon_s);
+    return std::make_unique<ZhangSource>(
+        nodes, s.zhang, ctx.stream(Purpose::failures, keyed({"shape", "scale"}, false)),
+        ctx.stream(Purpose::locations, keyed({"alpha"}, true)),
+        ctx.stream(Purpose::downtimes,
+                   keyed({"downtime", "downtime_dist", "downtime_sigma"}, false)),
+        horizon_s);
   TraceLog log = read_trace(s.trace, ctx.resolve(s.trace.file));
   check_trace_fits(s.trace, log, nodes);
   return std::make_unique<TraceSource>(std::move(log.events), s.trace.node_offset, horizon_s);

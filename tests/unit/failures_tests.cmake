@@ -1,2 +1,6 @@
 # Unit tests of the failures area (explicit list).
-list(APPEND FAULTSWEEP_UNIT_TESTS)
+list(APPEND FAULTSWEEP_UNIT_TESTS
+  unit/test_failures.cpp
+  unit/test_zipf.cpp
+  unit/test_lanl.cpp
+)

@@ -1,0 +1,590 @@
+// Tests of the failure sources (renewal, Zhang et al.'s system-level process, trace replay), the
+// composite ("bathtub") Weibull of FARS §5.2.1, and the failures-table factory.
+//
+// Statistical tests draw from fixed streams (master seed 20240601 unless stated) and use
+// tolerances at which a correct implementation would fail with probability ~1e-3 for a random
+// seed: K-S distance < 1.95 / sqrt(n) (0.1 % level), counts within 5 standard deviations.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/dist/composite_weibull.hpp"
+#include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/failures/factory.hpp"
+#include "faultsweep/failures/renewal.hpp"
+#include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/zhang.hpp"
+#include "faultsweep/models/model.hpp"
+
+using faultsweep::Engine;
+using faultsweep::InputError;
+using faultsweep::make_stream;
+using faultsweep::Params;
+using faultsweep::Purpose;
+using faultsweep::Value;
+using faultsweep::dist::CompositeWeibull;
+using faultsweep::dist::Dist;
+using namespace faultsweep::failures;
+
+namespace {
+
+constexpr double kDay = 86400.0;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kSeed = 20240601;
+
+Engine stream(Purpose p, const std::string& text, std::uint64_t replica = 0) {
+  return make_stream(kSeed, replica, p, text);
+}
+
+double ks_statistic(std::vector<double> xs, const std::function<double(double)>& cdf) {
+  std::sort(xs.begin(), xs.end());
+  const double n = static_cast<double>(xs.size());
+  double d = 0.0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double f = cdf(xs[i]);
+    d = std::max({d, f - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - f});
+  }
+  return d;
+}
+
+double ks_critical(std::size_t n) {
+  return 1.95 / std::sqrt(static_cast<double>(n));
+}
+
+double lag1_autocorrelation(const std::vector<double>& x) {
+  const double n = static_cast<double>(x.size());
+  double mean = 0;
+  for (double v : x) mean += v / n;
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    den += (x[i] - mean) * (x[i] - mean);
+    if (i + 1 < x.size()) num += (x[i] - mean) * (x[i + 1] - mean);
+  }
+  return num / den;
+}
+
+std::vector<FailureEvent> take(FailureSource& s, std::size_t n) {
+  std::vector<FailureEvent> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FailureEvent e = s.next();
+    if (e.time_s == kInf) break;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// Events strictly ordered by (time, node) within the tolerance of the source contract.
+void require_time_ordered(const std::vector<FailureEvent>& ev) {
+  for (std::size_t i = 1; i < ev.size(); ++i) {
+    REQUIRE(ev[i - 1].time_s <= ev[i].time_s);
+    if (ev[i - 1].time_s == ev[i].time_s) REQUIRE(ev[i - 1].node <= ev[i].node);
+  }
+}
+
+ZhangConfig zhang_config(double shape, int w, double alpha) {
+  ZhangConfig c;
+  c.shape = shape;
+  c.scale_s = 18000.0;
+  c.window = w;
+  c.alpha = alpha;
+  c.downtime = Dist::constant(120.0);
+  return c;
+}
+
+ZhangSource zhang_source(const ZhangConfig& c, int nodes, std::uint64_t replica = 0,
+                         double horizon_s = kInf) {
+  return ZhangSource(nodes, c, stream(Purpose::failures, "zhang", replica),
+                     stream(Purpose::locations, "zhang", replica),
+                     stream(Purpose::downtimes, "zhang", replica), horizon_s);
+}
+
+std::vector<double> inter_failure_times(const std::vector<FailureEvent>& ev) {
+  std::vector<double> x;
+  double prev = 0;
+  for (const auto& e : ev) x.push_back(e.time_s - prev), prev = e.time_s;
+  return x;
+}
+
+Params table(std::initializer_list<std::pair<std::string, Value>> kv) {
+  Params p;
+  for (const auto& [k, v] : kv) p.set(k, v);
+  return p;
+}
+
+Value str(const char* s) {
+  return Value(std::string(s));
+}
+
+faultsweep::models::RunContext context(std::uint64_t replica = 0) {
+  faultsweep::models::RunContext ctx;
+  ctx.master_seed = kSeed;
+  ctx.replica = replica;
+  ctx.base_dir = std::filesystem::path(FAULTSWEEP_SOURCE_DIR) / "tests" / "data" / "failures";
+  return ctx;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Samplers against their cdfs
+
+TEST_CASE("Weibull sampler matches its cdf at Zhang's shapes (K-S, n = 50000)",
+          "[failures][statistical]") {
+  for (const double shape : {0.2, 0.55, 0.65, 0.85}) {
+    const Dist w = Dist::weibull(shape, 18000.0);
+    Engine e = stream(Purpose::failures, w.canonical_text());
+    std::vector<double> xs(50000);
+    for (auto& x : xs) x = w.sample(e);
+    INFO("shape = " << shape);
+    CHECK(ks_statistic(xs, [&](double x) { return w.cdf(x); }) < ks_critical(xs.size()));
+  }
+}
+
+TEST_CASE("Bathtub composite Weibull: FARS shapes, mean = MTBF, sampler matches cdf",
+          "[failures][statistical]") {
+  const double mtbf_s = 14 * kDay;  // FARS's baseline node MTBF (§6.1.3: 448 d / 32)
+  const CompositeWeibull b = CompositeWeibull::bathtub(mtbf_s);
+  REQUIRE(b.components().size() == 3);
+  CHECK(b.components()[0].shape == 0.5);
+  CHECK(b.components()[1].shape == 1.0);
+  CHECK(b.components()[2].shape == 1.5);
+  for (const auto& c : b.components()) CHECK(c.weight == Approx(1.0 / 3));
+  CHECK(b.mean() == Approx(mtbf_s).epsilon(1e-12));
+  // Equal weights, common scale: eta = MTBF / ((2 + 1 + Gamma(5/3)) / 3).
+  CHECK(b.components()[0].scale_s == Approx(mtbf_s / ((2.0 + 1.0 + std::tgamma(5.0 / 3)) / 3)));
+  CHECK(b.cdf(0) == 0.0);
+  CHECK(b.cdf(1e3 * mtbf_s) == Approx(1.0));
+  CHECK(b.survival(mtbf_s) == Approx(1.0 - b.cdf(mtbf_s)));
+
+  Engine e = stream(Purpose::failures, b.canonical_text());
+  std::vector<double> xs(50000);
+  double sum = 0;
+  for (auto& x : xs) sum += (x = b.sample(e));
+  CHECK(ks_statistic(xs, [&](double x) { return b.cdf(x); }) < ks_critical(xs.size()));
+  // The sample mean: CV^2 of this mixture is ~4.36, so its s.e. is 0.93 % of the mean.
+  CHECK(sum / static_cast<double>(xs.size()) == Approx(mtbf_s).epsilon(0.05));
+
+  // A general mixture: unequal weights and scales.
+  const CompositeWeibull m({{1, 0.7, 100.0}, {3, 2.0, 1000.0}});
+  CHECK(m.mean() == Approx(0.25 * 100 * std::tgamma(1 + 1 / 0.7) + 0.75 * 1000 * std::tgamma(1.5)));
+  Engine e2 = stream(Purpose::failures, m.canonical_text());
+  for (auto& x : xs) x = m.sample(e2);
+  CHECK(ks_statistic(xs, [&](double x) { return m.cdf(x); }) < ks_critical(xs.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zhang et al. §3.2
+
+TEST_CASE("Zhang W-ordering: first half descending, second ascending; W = 2 leaves the order",
+          "[failures]") {
+  std::vector<double> s = {3, 1, 4, 1, 5, 9, 2, 6};
+  ZhangSource::order_segment(s);
+  CHECK(s == std::vector<double>{4, 3, 1, 1, 2, 5, 6, 9});
+  std::vector<double> two = {1, 5};
+  ZhangSource::order_segment(two);
+  CHECK(two == std::vector<double>{1, 5});
+  two = {5, 1};
+  ZhangSource::order_segment(two);
+  CHECK(two == std::vector<double>{5, 1});  // the original series, not sorted pairs
+
+  // Through the source: W = 2 gives exactly the i.i.d. draws of the failure stream.
+  ZhangSource src = zhang_source(zhang_config(0.85, 2, 0.01), 320);
+  Engine raw = stream(Purpose::failures, "zhang");
+  const Dist w = Dist::weibull(0.85, 18000.0);
+  double t = 0;
+  for (int i = 0; i < 100; ++i) {
+    t += w.sample(raw);
+    REQUIRE(src.next().time_s == t);
+  }
+}
+
+TEST_CASE("Zhang W-ordering keeps the Weibull marginal and correlates neighbours",
+          "[failures][statistical]") {
+  // K-S of the reordered inter-failure times against Weibull(0.85, 18000) (n = 64 x 800), and
+  // lag-1 autocorrelation: the i.i.d. series (W = 2) has r ~ N(0, 1/n), |r| < 0.03 is > 6 s.d.;
+  // W = 64 puts long gaps at the segment edges and short ones in the middle: r > 0.3.
+  const std::size_t n = 64 * 800;
+  const Dist weibull = Dist::weibull(0.85, 18000.0);
+  double r2 = 0, r64 = 0;
+  for (const int w : {2, 8, 64}) {
+    ZhangSource src = zhang_source(zhang_config(0.85, w, 0.5), 320);
+    const auto ev = take(src, n);
+    REQUIRE(ev.size() == n);
+    require_time_ordered(ev);
+    const auto x = inter_failure_times(ev);
+    INFO("W = " << w);
+    CHECK(ks_statistic(x, [&](double v) { return weibull.cdf(v); }) < ks_critical(n));
+    const double r = lag1_autocorrelation(x);
+    if (w == 2) r2 = r;
+    if (w == 64) r64 = r;
+  }
+  INFO("lag-1 autocorrelation: W = 2: " << r2 << ", W = 64: " << r64);
+  CHECK(std::abs(r2) < 0.03);
+  CHECK(r64 > 0.3);
+}
+
+TEST_CASE("Zhang locations: Zipf over nodes with node 0 ranked first", "[failures]") {
+  const int nodes = 320;
+  const std::size_t n = 200000;
+  for (const double alpha : {0.01, 0.99}) {
+    ZhangSource src = zhang_source(zhang_config(0.85, 8, alpha), nodes);
+    std::vector<double> count(nodes, 0);
+    for (const auto& e : take(src, n)) {
+      REQUIRE(e.node >= 0);
+      REQUIRE(e.node < nodes);
+      REQUIRE(e.downtime_s == 120.0);
+      count[static_cast<std::size_t>(e.node)] += 1;
+    }
+    const faultsweep::dist::Zipf z(alpha, nodes);
+    const double p0 = z.pmf(1), sd = std::sqrt(p0 * (1 - p0) / static_cast<double>(n));
+    INFO("alpha = " << alpha);
+    CHECK(std::abs(count[0] / static_cast<double>(n) - p0) < 5 * sd);
+    if (alpha > 0.5) CHECK(std::max_element(count.begin(), count.end()) == count.begin());
+  }
+}
+
+TEST_CASE("Zhang: ties of time (shape 0.1, late in a long run) come out in node order",
+          "[failures]") {
+  // Inter-failure times below the spacing of doubles at t collapse onto one time; the source
+  // must still emit (time, node) in order.
+  ZhangSource src = zhang_source(zhang_config(0.1, 64, 0.5), 320);
+  const auto ev = take(src, 200000);
+  require_time_ordered(ev);
+  std::size_t ties = 0;
+  for (std::size_t i = 1; i < ev.size(); ++i) ties += ev[i].time_s == ev[i - 1].time_s;
+  CHECK(ties > 100);  // the case is really exercised
+}
+
+TEST_CASE("Zhang: the horizon ends the stream", "[failures]") {
+  ZhangSource src = zhang_source(zhang_config(0.85, 8, 0.5), 64, 0, 30 * kDay);
+  const auto ev = take(src, 100000);
+  CHECK(!ev.empty());
+  CHECK(ev.back().time_s < 30 * kDay);
+  CHECK(src.next().time_s == kInf);
+  CHECK(src.next().time_s == kInf);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-node renewal
+
+TEST_CASE("Renewal: each node fails at rate 1 / (mean TTF + downtime)", "[failures][statistical]") {
+  const int nodes = 8;
+  const double mean_s = 1e5, down_s = 1e3, horizon_s = 1e8;
+  RenewalSource src(nodes, Dist::exponential(mean_s), Dist::constant(down_s),
+                    stream(Purpose::failures, "renewal"), stream(Purpose::downtimes, "renewal"),
+                    horizon_s);
+  std::vector<double> count(nodes, 0);
+  std::vector<double> up_since(nodes, 0);
+  const auto ev = take(src, 1000000);
+  require_time_ordered(ev);
+  for (const auto& e : ev) {
+    const auto i = static_cast<std::size_t>(e.node);
+    REQUIRE(e.time_s >= up_since[i]);  // never fails while down
+    up_since[i] = e.time_s + e.downtime_s;
+    count[i] += 1;
+  }
+  // Renewal CLT: N(t) ~ N(t / mu, t sigma^2 / mu^3), cycle mean mu = 101000 s, sigma = 1e5 s.
+  const double mu = mean_s + down_s;
+  const double expected = horizon_s / mu,
+               sd = std::sqrt(horizon_s * mean_s * mean_s / (mu * mu * mu));
+  for (int i = 0; i < nodes; ++i) {
+    INFO("node " << i << ": " << count[i] << " failures, expected " << expected);
+    CHECK(std::abs(count[i] - expected) < 5 * sd);
+  }
+}
+
+TEST_CASE("Renewal with bathtub lifetimes: stationary rate 1 / (MTBF + MTTR) per node",
+          "[failures][statistical]") {
+  // 512 nodes (FARS §5.2.1), MTBF 14 d, exponential repair of 1.73 h (FARS §5.2.2), 10 years;
+  // failures counted in the second half only, past the transient of a new system.
+  const int nodes = 512;
+  const double mtbf_s = 14 * kDay, mttr_s = 1.73 * 3600, horizon_s = 3650 * kDay;
+  const auto b = CompositeWeibull::bathtub(mtbf_s);
+  RenewalSource src(nodes, b, Dist::exponential(mttr_s), stream(Purpose::failures, "bathtub"),
+                    stream(Purpose::downtimes, "bathtub"), horizon_s);
+  double late = 0;
+  FailureEvent e;
+  while ((e = src.next()).time_s != kInf) late += e.time_s >= horizon_s / 2;
+  const double mu = mtbf_s + mttr_s;
+  const double cv2 = 9.0618 / (1.3009 * 1.3009) - 1;  // E[X^2] / E[X]^2 - 1 of the mixture
+  const double expected = nodes * (horizon_s / 2) / mu;
+  const double sd = std::sqrt(expected * cv2);
+  INFO(late << " failures in the second half, expected " << expected << " +- " << sd);
+  CHECK(std::abs(late - expected) < 5 * sd);
+}
+
+TEST_CASE("Renewal: ties go to the lower node", "[failures]") {
+  RenewalSource src(4, Dist::constant(10.0), Dist::constant(5.0), stream(Purpose::failures, "c"),
+                    stream(Purpose::downtimes, "c"), 40.0);
+  const auto ev = take(src, 100);
+  REQUIRE(ev.size() == 8);  // t = 10 and 25 on every node; 40 is the horizon
+  for (int i = 0; i < 8; ++i) {
+    CHECK(ev[static_cast<std::size_t>(i)].node == i % 4);
+    CHECK(ev[static_cast<std::size_t>(i)].time_s == (i < 4 ? 10.0 : 25.0));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The factory
+
+TEST_CASE("Factory: same table, nodes and replica give the same events", "[failures]") {
+  const std::vector<Params> tables = {
+      table({{"process", str("renewal")},
+             {"dist", str("weibull")},
+             {"shape", 0.7},
+             {"scale", 30 * kDay},
+             {"downtime", 3600.0}}),
+      table({{"process", str("renewal")},
+             {"dist", str("lognormal")},
+             {"mean", 5 * kDay},
+             {"sigma", 1.2},
+             {"downtime", 600.0},
+             {"downtime_dist", str("exponential")}}),
+      table({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
+      table({{"process", str("zhang")},
+             {"shape", 0.85},
+             {"scale", 18000.0},
+             {"W", std::int64_t{8}},
+             {"alpha", 0.99},
+             {"downtime", 120.0},
+             {"downtime_dist", str("lognormal")},
+             {"downtime_sigma", 1.0}}),
+      table({{"process", str("trace")},
+             {"file", str("lanl_small.csv")},
+             {"system", std::int64_t{20}},
+             {"node_offset", std::int64_t{5}}}),
+  };
+  for (const auto& t : tables) {
+    INFO(t.canonical_text());
+    REQUIRE_NOTHROW(validate_failures(t, 64, context().base_dir));
+    auto a = make_failure_source(t, 64, 365 * kDay, context(0));
+    auto b = make_failure_source(t, 64, 365 * kDay, context(0));
+    auto c = make_failure_source(t, 64, 365 * kDay, context(1));
+    const auto ea = take(*a, 2000), eb = take(*b, 2000), ec = take(*c, 2000);
+    REQUIRE(!ea.empty());
+    require_time_ordered(ea);
+    REQUIRE(ea.size() == eb.size());
+    bool differs = ea.size() != ec.size();
+    for (std::size_t i = 0; i < ea.size(); ++i) {
+      REQUIRE(ea[i].time_s == eb[i].time_s);
+      REQUIRE(ea[i].node == eb[i].node);
+      REQUIRE(ea[i].downtime_s == eb[i].downtime_s);
+      if (i < ec.size()) differs = differs || ea[i].time_s != ec[i].time_s;
+      REQUIRE(ea[i].node < 64);
+    }
+    if (t.str("process") != "trace") CHECK(differs);  // another replica, other failures
+  }
+}
+
+TEST_CASE("Factory: Zhang's streams are paired across W, alpha and downtime", "[failures]") {
+  auto zhang = [](std::int64_t w, double alpha, double down) {
+    return table({{"process", str("zhang")},
+                  {"shape", 0.65},
+                  {"scale", 18000.0},
+                  {"W", w},
+                  {"alpha", alpha},
+                  {"downtime", down}});
+  };
+  const auto base = take(*make_failure_source(zhang(2, 0.5, 120), 320, kInf, context()), 64);
+  const auto down = take(*make_failure_source(zhang(2, 0.5, 3600), 320, kInf, context()), 64);
+  const auto skew = take(*make_failure_source(zhang(2, 0.99, 120), 320, kInf, context()), 64);
+  const auto corr = take(*make_failure_source(zhang(64, 0.5, 120), 320, kInf, context()), 64);
+  for (std::size_t i = 0; i < 64; ++i) {
+    CHECK(down[i].time_s == base[i].time_s);
+    CHECK(down[i].node == base[i].node);
+    CHECK(down[i].downtime_s == 3600);
+    CHECK(skew[i].time_s == base[i].time_s);
+  }
+  // W = 64 reorders the same 64 draws: the segment ends at the same time.
+  CHECK(corr[63].time_s == Approx(base[63].time_s).epsilon(1e-12));
+}
+
+TEST_CASE("Factory: 'none' never fails; durations keys; bad input names the key", "[failures]") {
+  auto none = make_failure_source(table({{"process", str("none")}}), 8, kInf, context());
+  CHECK(none->next().time_s == kInf);
+  const auto& d = failure_duration_keys();
+  for (const char* k : {"downtime", "mtbf", "scale", "mean", "value"})
+    CHECK(std::find(d.begin(), d.end(), k) != d.end());
+
+  auto key_of = [](const Params& t, int nodes = 64) -> std::string {
+    try {
+      validate_failures(t, nodes, context().base_dir);
+    } catch (const InputError& e) {
+      return e.key() + " | " + e.expected();
+    }
+    return "";
+  };
+  CHECK(key_of(table({})).rfind("process |", 0) == 0);
+  CHECK(key_of(table({{"process", str("poisson")}})).rfind("process |", 0) == 0);
+  const std::string unknown = key_of(table({{"process", str("zhang")},
+                                            {"shape", 0.85},
+                                            {"scale", 18000.0},
+                                            {"downtime", 120.0},
+                                            {"window", std::int64_t{8}}}));
+  CHECK(unknown.rfind("window |", 0) == 0);
+  CHECK(unknown.find("allowed keys: process, shape, scale, W, alpha, downtime") !=
+        std::string::npos);
+  CHECK(key_of(table({{"process", str("zhang")},
+                      {"shape", -1.0},
+                      {"scale", 18000.0},
+                      {"downtime", 120.0}}))
+            .rfind("shape |", 0) == 0);
+  CHECK(key_of(table({{"process", str("zhang")},
+                      {"shape", 0.5},
+                      {"scale", 18000.0},
+                      {"W", std::int64_t{0}},
+                      {"downtime", 120.0}}))
+            .rfind("W |", 0) == 0);
+  CHECK(key_of(table({{"process", str("zhang")}, {"shape", 0.5}, {"scale", 18000.0}}))
+            .rfind("downtime |", 0) == 0);
+  CHECK(key_of(table({{"process", str("bathtub")},
+                      {"mtbf", 1e6},
+                      {"downtime", 60.0},
+                      {"downtime_dist", str("gamma")}}))
+            .rfind("downtime_dist |", 0) == 0);
+  CHECK(key_of(table({{"process", str("bathtub")},
+                      {"mtbf", 1e6},
+                      {"downtime", 60.0},
+                      {"downtime_dist", str("lognormal")}}))
+            .rfind("downtime_sigma |", 0) == 0);
+  CHECK(key_of(table({{"process", str("renewal")},
+                      {"dist", str("weibull")},
+                      {"shape", 0.7},
+                      {"downtime", 60.0}}))
+            .rfind("scale |", 0) == 0);  // from Dist::from_params
+  CHECK(key_of(table({{"process", str("renewal")},
+                      {"dist", str("weibull")},
+                      {"shape", 0.7},
+                      {"scale", 1e5},
+                      {"sigma", 1.0},
+                      {"downtime", 60.0}}))
+            .rfind("sigma |", 0) == 0);
+  CHECK(key_of(table({{"process", str("trace")}, {"file", str("lanl_small.csv")}}))
+            .rfind("system |", 0) == 0);
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"file", str("lanl_small.csv")},
+                      {"system", std::int64_t{20}},
+                      {"cause", str("Hardware, Gremlins")}}))
+            .rfind("cause |", 0) == 0);
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"file", str("lanl_small.csv")},
+                      {"system", std::int64_t{20}},
+                      {"start", str("soon")}}))
+            .rfind("start |", 0) == 0);
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"file", str("lanl_small.csv")},
+                      {"system", std::int64_t{99}}}))
+            .rfind("file |", 0) == 0);  // no record of system 99
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"file", str("lanl_small.csv")},
+                      {"system", std::int64_t{20}}}),
+               2)
+            .rfind("file |", 0) == 0);  // 3 trace nodes do not fit a 2-node machine
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"format", str("csv")},
+                      {"file", str("trace_small.csv")},
+                      {"system", std::int64_t{20}}}))
+            .rfind("system |", 0) == 0);  // csv traces take no system
+  CHECK(key_of(table({{"process", str("trace")},
+                      {"format", str("csv")},
+                      {"file", str("trace_small.csv")}})) == "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zhang et al. Table 1: failures per day of the four shapes at scale 18000 s.
+//
+// The paper's counts imply a workload span of 266 / 4.3 = 198 / 3.2 = 61.9 days (62.7 and 65
+// from the other rows): we use 62 days. "Empirical" is our generator (ZhangSource, W = 2,
+// scale 18000 s) started at t = 0 and cut at 62 days, 4000 replicas, master seed 20240601.
+//
+//   shape  exact mean rate          ours over 62 days                      paper
+//          1/(scale G(1+1/k)) /d    mean count (/d)   median  10-90 %      count  /d
+//   0.20   0.040  (2.5 in 62 d)      14.17 (0.228)     12      2-30         78    1.2
+//   0.55   2.820  (174.8)           176.17 (2.841)    176    143-209       138    2.2
+//   0.65   3.513  (217.8)           218.15 (3.519)    218    188-248       198    3.2
+//   0.85   4.412  (273.5)           273.25 (4.407)    273    248-299       266    4.3
+//
+// Why ours differ from the paper:
+// - Shapes 0.55-0.85: our means agree with renewal theory, E N(t) ~ t/mu + (CV^2 - 1)/2 for a
+//   process started new at t = 0 (176.2, 218.6, 273.7), and sit 2-28 % above the paper's
+//   counts. The paper's counts are one generated trace each, not means: 266 is the 37th
+//   percentile of our count distribution, 198 the 20th, 138 the 7th. If the paper generated
+//   its four traces from the same uniforms (the shapes then transform one sequence, so the
+//   counts are co-monotone), one trace slightly below the median explains all three rows; the
+//   paper's "failures/day" is then that trace's count / ~62 days, not the mean rate.
+// - Shape 0.20 cannot be reproduced with scale 18000 s: the mean rate is 0.04/day
+//   (mean inter-failure time scale * Gamma(6) = 25 days). Over a 62-day span from t = 0 the
+//   count is larger (14 on average, because this law's CV^2 = 251 makes the early renewal count
+//   far exceed t/mu), but 78 never occurred in 4000 replicas. A trace with 78 failures needs an
+//   average gap of 0.8 day; it would follow e.g. from discarding draws longer than ~12 days
+//   (we estimate ~83 failures then), i.e. from truncating the law to keep failures "spread
+//   throughout the entire span" (§3.2), or from a different scale for that row. The paper does
+//   not say; we implement the untruncated law it states.
+// - The scale unit: seconds is the only reading under which shapes 0.55-0.85 come out near the
+//   paper (in minutes every rate would be 60 times lower).
+TEST_CASE("Zhang Table 1: failures per day at scale 18000 s, ours beside the paper",
+          "[failures][table1]") {
+  struct Row {
+    double shape;
+    double exact_per_day;  // 86400 / (18000 Gamma(1 + 1/shape))
+    double count_sum;      // total failures of 4000 replicas in [0, 62 d) at seed 20240601
+    double median;
+  };
+  const double span_s = 62 * kDay;
+  const int replicas = 4000;
+  // clang-format off
+  const Row rows[] = {
+      {0.20, 0.04,             56663,   12},
+      {0.55, 2.819500764071,  704690,  176},
+      {0.65, 3.513202765559,  872612,  218},
+      {0.85, 4.411946862978, 1092980,  273},
+  };
+  // clang-format on
+  const bool print = std::getenv("FAULTSWEEP_PRINT_TABLE1") != nullptr;
+  for (const Row& row : rows) {
+    INFO("shape = " << row.shape);
+    const double g1 = std::tgamma(1.0 + 1.0 / row.shape);
+    const double mu = 18000.0 * g1;
+    CHECK(kDay / mu == Approx(row.exact_per_day).epsilon(1e-11));
+    std::vector<double> counts;
+    double sum = 0;
+    for (int r = 0; r < replicas; ++r) {
+      ZhangSource src = zhang_source(zhang_config(row.shape, 2, 0.01), 320,
+                                     static_cast<std::uint64_t>(r), span_s);
+      double n = 0;
+      while (src.next().time_s != kInf) n += 1;
+      counts.push_back(n);
+      sum += n;
+    }
+    std::sort(counts.begin(), counts.end());
+    const double median = counts[replicas / 2];
+    if (print)
+      std::printf(
+          "shape %.2f: exact %.3f/d; ours: sum %.0f, mean %.2f (%.3f/d), median %.0f, "
+          "10-90%% %.0f-%.0f\n",
+          row.shape, kDay / mu, sum, sum / replicas, sum / replicas / 62, median,
+          counts[replicas / 10], counts[replicas * 9 / 10]);
+    // Pinned at the fixed seed (changes only with the stream definition or the sampler).
+    CHECK(sum == row.count_sum);
+    CHECK(median == row.median);
+    // And statistically sound: for shapes >= 0.55 the renewal expansion
+    // t/mu + (CV^2 - 1)/2 holds by 62 days; the mean is within 5 standard errors of it.
+    if (row.shape >= 0.5) {
+      const double cv2 = std::tgamma(1.0 + 2.0 / row.shape) / (g1 * g1) - 1.0;
+      const double expected = span_s / mu + 0.5 * (cv2 - 1.0);
+      const double se = std::sqrt(span_s * cv2 / mu / replicas);
+      CHECK(std::abs(sum / replicas - expected) < 5 * se);
+    }
+  }
+}
