@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
@@ -11,6 +14,7 @@
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
+#include "faultsweep/sweep/store.hpp"
 
 namespace fs = faultsweep;
 namespace sw = faultsweep::sweep;
@@ -19,7 +23,8 @@ namespace {
 
 const char* kExitCodes =
     "Exit codes: 0 complete; 2 bad input (job file, command line); 3 a file could not be read or "
-    "written; 4 a bug or a failed model run; 75 interrupted by SIGTERM/SIGINT (a partial file "
+    "written; 4 a bug or a failed model run; 75 interrupted by SIGTERM/SIGINT/SIGUSR1 (a partial "
+    "file "
     "marked incomplete was written: rerun with --resume).";
 
 int cmd_models(const std::string& name) {
@@ -68,6 +73,15 @@ int cmd_check(const std::string& path) {
   return 0;
 }
 
+int cmd_merge(const std::string& out, const std::vector<std::string>& inputs, bool overwrite) {
+  const std::vector<std::filesystem::path> in(inputs.begin(), inputs.end());
+  const auto r = sw::merge_results(out, in, overwrite);
+  std::fprintf(stderr, "faultsweep: merged %zu file%s into %s: %zu of %zu tasks done, %s\n",
+               in.size(), in.size() > 1 ? "s" : "", out.c_str(), r.tasks_done, r.tasks_total,
+               r.complete ? "complete" : "INCOMPLETE (complete = 0: some slices are missing)");
+  return sw::kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,6 +108,11 @@ int main(int argc, char** argv) {
                 "job's parameters changed; starts afresh if there is nothing to resume");
   run->add_flag("--overwrite", run_opt.overwrite, "replace an existing OUT (and its journal)");
   run->add_flag("--quiet,-q", run_opt.quiet, "no progress line on stderr");
+  run->add_option("--slice", run_opt.slice,
+                  "i/n: run only slice i of n (0 <= i < n), e.g. one Slurm array task each; "
+                  "writes a partial file (complete = 0, attribute slice = \"i/n\"; without "
+                  "--out: OUTPUT.slice-i-of-n.h5) with its own journal and --resume; combine the "
+                  "slices with `faultsweep merge`");
   run->footer(kExitCodes);
 
   std::string inspect_path;
@@ -106,6 +125,30 @@ int main(int argc, char** argv) {
   std::string model_name;
   auto* models = app.add_subcommand("models", "List the models with their parameters and metrics.");
   models->add_option("name", model_name, "only this model");
+
+  std::string merge_out;
+  std::vector<std::string> merge_in;
+  bool merge_overwrite = false;
+  auto* merge = app.add_subcommand(
+      "merge",
+      "Combine results files of one job (slices, partial files) into OUT: the union of their "
+      "finished tasks, summaries recomputed, complete = 1 when nothing is left to run. Refuses "
+      "files of different jobs and tasks whose values disagree. Run it from the folder the "
+      "sweep ran in.");
+  merge->add_option("out", merge_out, "merged results file (written atomically)")->required();
+  merge->add_option("inputs", merge_in, "results files to combine")->required();
+  merge->add_flag("--overwrite", merge_overwrite, "replace an existing OUT");
+
+  std::string plan_path;
+  int pilot_tasks = 8;
+  auto* plan = app.add_subcommand(
+      "plan",
+      "Estimate a job's cost: points, tasks, replicas, core-hours from a short pilot run on "
+      "this process, and a suggested number of ranks and slices.");
+  plan->add_option("job", plan_path, "job file (TOML)")->required();
+  plan->add_option("--pilot-tasks", pilot_tasks,
+                   "tasks to time, spread over the model's cost range (0: no pilot)")
+      ->check(CLI::NonNegativeNumber);
 
   std::string check_path;
   auto* check = app.add_subcommand(
@@ -123,6 +166,8 @@ int main(int argc, char** argv) {
     if (*inspect) return sw::inspect_file(inspect_path, stdout);
     if (*models) return cmd_models(model_name);
     if (*check) return cmd_check(check_path);
+    if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
+    if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
   } catch (const fs::InputError& e) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
     return sw::kExitInput;

@@ -157,14 +157,14 @@ void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
 }
 
 CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
-                              Journal& journal, bool show_progress) {
+                              Journal& journal, bool show_progress, std::vector<char> task_mask) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const std::size_t M = job.metric_count(), R = table.replicas_max;
   const int slots = world.size();  // slot 0 = local worker, slot i = rank i
   LocalWorker local(job);
   std::vector<char> remote_busy(static_cast<std::size_t>(slots), 0);
-  RoundPlanner planner(job);
+  RoundPlanner planner(job, std::move(task_mask));
   Progress progress(show_progress);
   CoordinatorOutcome outcome;
   bool stopping = false;

@@ -13,6 +13,7 @@
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
 
@@ -38,8 +39,8 @@ struct Plan {
 // Fills `table` from a journal or a partial results file and opens the journal to append to.
 // Refuses (InputError) when the job changed since, and says what changed.
 std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
-                                       const fs::path& journal_path, ResultTable& table,
-                                       bool* already_complete) {
+                                       const fs::path& journal_path, const std::string& slice,
+                                       ResultTable& table, bool* already_complete) {
   const auto refuse_if_changed = [&](const std::string& old_text, const std::string& old_file,
                                      const std::string& source) {
     if (old_text == job.text) return;
@@ -73,6 +74,13 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
   if (fs::exists(out)) {
     StoredResults s = read_results(out);
     refuse_if_changed(s.job_text, s.job_file_name, out.string());
+    if (s.slice != slice)
+      throw InputError(fmt::format(
+          "{}: cannot resume {}: it holds {}, and this run is {}; resume with {}, or combine "
+          "slices with `faultsweep merge`",
+          job.file, out.string(), s.slice.empty() ? "a whole sweep" : "slice " + s.slice,
+          slice.empty() ? "the whole sweep" : "slice " + slice,
+          s.slice.empty() ? "no --slice" : "--slice " + s.slice));
     if (s.table.points != table.points || s.table.replicas_max != table.replicas_max ||
         s.metrics.size() != M)
       throw InputError(
@@ -98,10 +106,14 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
   return Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M));
 }
 
-// Rank 0's checks on the output before anything runs.
-fs::path output_path(const JobSpec& job, const RunOptions& opt) {
+// Rank 0's checks on the output before anything runs. A slice without --out writes
+// OUTPUT.slice-i-of-n.h5 next to the job's output.
+fs::path output_path(const JobSpec& job, const RunOptions& opt, const Slice& slice) {
   const bool from_cli = !opt.out.empty();
-  const fs::path out = from_cli ? fs::path(opt.out) : fs::path(job.output);
+  fs::path out = from_cli ? fs::path(opt.out) : fs::path(job.output);
+  if (!from_cli && !slice.whole())
+    out.replace_filename(fmt::format("{}.slice-{}-of-{}{}", out.stem().string(), slice.index,
+                                     slice.count, out.extension().string()));
   const auto bad = [&](const std::string& why) -> InputError {
     if (from_cli) return InputError("--out", opt.out, why);
     return InputError("sweep.output", "\"" + job.output + "\"", why)
@@ -147,6 +159,17 @@ int run_sweep(const RunOptions& opt) {
     return kExitInput;
   }
 
+  Slice slice;
+  if (!opt.slice.empty()) {
+    try {
+      slice = parse_slice(opt.slice);
+    } catch (const InputError& e) {
+      if (root) std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+      return kExitInput;
+    }
+  }
+  const std::string slice_text = slice.whole() ? "" : slice.text();
+
   const std::size_t R = static_cast<std::size_t>(job->replicas.max);
   ResultTable table(job->points.size(), R, job->metric_count());
   Plan plan;
@@ -154,11 +177,11 @@ int run_sweep(const RunOptions& opt) {
   std::optional<Journal> journal;
   if (root) {
     try {
-      out = output_path(*job, opt);
+      out = output_path(*job, opt, slice);
       journal_path = out.string() + ".journal";
       bool already_complete = false;
       if (opt.resume) {
-        journal = open_for_resume(*job, out, journal_path, table, &already_complete);
+        journal = open_for_resume(*job, out, journal_path, slice_text, table, &already_complete);
         if (already_complete) {
           say(fmt::format("{} is already complete; nothing to do", out.string()));
           plan.exit_code = kExitOk;
@@ -196,22 +219,30 @@ int run_sweep(const RunOptions& opt) {
   }
 
   if (!opt.quiet)
-    say(fmt::format("{}: model {}, {} points x {} replicas{} on {} rank{}, output {}", job->file,
+    say(fmt::format("{}: model {}, {} points x {} replicas{}{} on {} rank{}, output {}", job->file,
                     job->model->name(), job->points.size(), R,
-                    job->replicas.adaptive() ? " at most" : "", world.size(),
+                    job->replicas.adaptive() ? " at most" : "",
+                    slice.whole() ? "" : fmt::format(", slice {}", slice_text), world.size(),
                     world.size() > 1 ? "s" : "", out.string()));
-  const CoordinatorOutcome outcome = coordinate(*job, world, table, *journal, !opt.quiet);
+  const CoordinatorOutcome outcome =
+      coordinate(*job, world, table, *journal, !opt.quiet,
+                 slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice));
   int code = kExitOk;
   try {
     journal->sync();
     const bool complete = outcome.status == CoordinatorOutcome::complete;
-    write_results(out, *job, table, complete);
+    // A finished slice is still a partial file of the sweep: `merge` completes it.
+    write_results(out, *job, table, complete && slice.whole(), slice_text);
     if (complete) {
       journal.reset();
       fs::remove(journal_path);
       if (!opt.quiet)
-        say(fmt::format("done: {} tasks in {:.3g} s; wrote {}", table.done_count(), outcome.seconds,
-                        out.string()));
+        say(fmt::format("done: {} tasks in {:.3g} s; wrote {}{}", table.done_count(),
+                        outcome.seconds, out.string(),
+                        slice.whole() ? ""
+                                      : fmt::format(" (slice {}: complete = 0 until merged with "
+                                                    "the other slices by `faultsweep merge`)",
+                                                    slice_text)));
     } else if (outcome.status == CoordinatorOutcome::interrupted) {
       say(
           fmt::format("interrupted{}: {} of the tasks finished are saved in {} (marked "

@@ -7,11 +7,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <optional>
 
 #include "faultsweep/core/build_info.hpp"
+#include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "faultsweep/sweep/stats.hpp"
 
@@ -81,7 +85,7 @@ std::size_t ResultTable::done_count() const {
 }
 
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
-                   bool complete) {
+                   bool complete, const std::string& slice) {
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
   std::filesystem::remove(tmp);
   try {
@@ -108,6 +112,7 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
     io::write_attr(root, "metrics", fmt::format("{}", fmt::join(metric_names, ",")), f);
     io::write_attr(root, "replicas_max", static_cast<std::int64_t>(t.replicas_max), f);
     io::write_attr(root, "description", job.description, f);
+    if (!slice.empty()) io::write_attr(root, "slice", slice, f);
     write_points(root, job, f);
 
     const std::vector<hsize_t> dims{t.points, t.replicas_max};
@@ -173,6 +178,8 @@ StoredResults read_results(const std::filesystem::path& path) {
   s.model = io::read_attr_string(root, "model", f);
   s.job_text = io::read_attr_string(root, "job_file", f);
   s.job_file_name = io::read_attr_string(root, "job_file_name", f);
+  s.job_sha256 = io::read_attr_string(root, "job_file_sha256", f);
+  if (io::has_attr(root, "slice")) s.slice = io::read_attr_string(root, "slice", f);
   s.created_utc = io::read_attr_string(root, "created_utc", f);
   s.git_sha = io::read_attr_string(root, "git_sha", f);
   s.version = io::read_attr_string(root, "faultsweep_version", f);
@@ -198,6 +205,80 @@ StoredResults read_results(const std::filesystem::path& path) {
                                                      : "");
   }
   return s;
+}
+
+MergeOutcome merge_results(const std::filesystem::path& out,
+                           const std::vector<std::filesystem::path>& inputs, bool overwrite) {
+  if (inputs.empty()) throw InputError("merge: name at least one input file");
+  if (std::filesystem::exists(out) && !overwrite)
+    throw InputError(fmt::format("{} exists; pass --overwrite to replace it", out.string()));
+  std::optional<JobSpec> job;
+  std::optional<StoredResults> first;
+  ResultTable merged;
+  std::vector<std::string> source;  // which input gave each task, for messages
+  for (const auto& in : inputs) {
+    StoredResults s = read_results(in);
+    if (!job) {
+      try {
+        job = parse_job(s.job_text, s.job_file_name);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format(
+            "{}: cannot re-read the job stored in the file ({}); run merge from the folder the "
+            "sweep ran in",
+            in.string(), e.what()));
+      }
+      merged = ResultTable(job->points.size(), static_cast<std::size_t>(job->replicas.max),
+                           job->metric_count());
+      source.assign(merged.tasks(), "");
+      first = s;
+    } else if (s.job_text != first->job_text) {
+      // Different text: the same job if only comments or layout differ.
+      const auto diffs = job_differences(*job, parse_job(s.job_text, s.job_file_name));
+      if (!diffs.empty()) {
+        std::string msg = fmt::format(
+            "cannot merge {} with {}: they come from different jobs (job_file_sha256 {} vs "
+            "{}):",
+            in.string(), inputs.front().string(), s.job_sha256.substr(0, 12),
+            first->job_sha256.substr(0, 12));
+        for (const auto& d : diffs) msg += "\n  " + d;
+        throw InputError(msg);
+      }
+    }
+    if (s.table.points != merged.points || s.table.replicas_max != merged.replicas_max ||
+        s.metrics.size() != merged.metrics)
+      throw InputError(
+          fmt::format("cannot merge {}: its results have another shape ({} x {} x {}, "
+                      "expected {} x {} x {})",
+                      in.string(), s.table.points, s.table.replicas_max, s.metrics.size(),
+                      merged.points, merged.replicas_max, merged.metrics));
+    for (std::size_t t = 0; t < merged.tasks(); ++t) {
+      if (!s.table.done[t]) continue;
+      if (merged.done[t]) {
+        for (std::size_t m = 0; m < merged.metrics; ++m) {
+          const double a = merged.value(m, t), b = s.table.value(m, t);
+          if (std::memcmp(&a, &b, sizeof a) != 0)
+            throw InputError(fmt::format(
+                "cannot merge: task {} (point {}, replica {}) differs between {} and {}: {} = "
+                "{:.17g} vs {:.17g} (a task's result is a pure function of the job; were the files "
+                "made by different faultsweep builds?)",
+                t, t / merged.replicas_max, t % merged.replicas_max, source[t], in.string(),
+                s.metrics[m], a, b));
+        }
+        continue;
+      }
+      merged.done[t] = 1;
+      for (std::size_t m = 0; m < merged.metrics; ++m) merged.value(m, t) = s.table.value(m, t);
+      source[t] = in.string();
+    }
+  }
+  MergeOutcome r;
+  r.tasks_done = merged.done_count();
+  // Complete when the replica rules ask for nothing more (a fixed count: every task done).
+  RoundPlanner planner(*job);
+  r.complete = planner.next_round(merged).empty();
+  r.tasks_total = std::max(r.tasks_done, planner.planned_tasks());
+  write_results(out, *job, merged, r.complete);
+  return r;
 }
 
 }  // namespace faultsweep::sweep

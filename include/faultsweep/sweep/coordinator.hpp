@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <boost/mpi/communicator.hpp>
 
@@ -21,8 +22,10 @@ struct CoordinatorOutcome {
 };
 
 // Runs every missing task of the job on all ranks, recording results in table and journal.
+// A non-empty task_mask restricts the sweep to the tasks where it is non-zero (a slice).
 CoordinatorOutcome coordinate(const JobSpec& job, boost::mpi::communicator& world,
-                              ResultTable& table, Journal& journal, bool progress);
+                              ResultTable& table, Journal& journal, bool progress,
+                              std::vector<char> task_mask = {});
 
 // The loop of ranks > 0: ask for work, run it, report, until told to stop.
 void run_remote_worker(const JobSpec& job, boost::mpi::communicator& world);

@@ -7,4 +7,15 @@ namespace faultsweep::sweep {
 // Prints what a results file holds; returns an exit code. Throws IoError for unreadable files.
 int inspect_file(const std::string& path, std::FILE* out);
 
+// `faultsweep plan`: points, tasks and replicas of a job, and its cost in core-hours estimated
+// from a pilot of `pilot_tasks` tasks run on this process (spread over the range of the model's
+// cost estimate, scaled to the whole job by cost), with a suggested number of ranks and slices.
+// Returns an exit code; throws InputError for a bad job.
+int plan_job(const std::string& path, int pilot_tasks, std::FILE* out);
+
+// Coordinator time per task on the project machine (bench/bench_coordinator: recording, journal
+// and scheduling of one task, messages included); one coordinator keeps N ranks above 90 %
+// efficiency while N * this <= 0.1 * the mean task time.
+inline constexpr double kCoordinatorSecondsPerTask = 5e-6;
+
 }  // namespace faultsweep::sweep

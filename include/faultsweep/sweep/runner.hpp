@@ -19,6 +19,7 @@ struct RunOptions {
   bool resume = false;     // continue from OUT.journal (or a partial OUT)
   bool overwrite = false;  // replace an existing OUT instead of refusing
   bool quiet = false;      // no progress line
+  std::string slice;       // "i/n": run only slice i of n (see rounds.hpp); empty: everything
 };
 
 // Runs the job on MPI_COMM_WORLD (initialises MPI itself; works without mpirun as one rank).
