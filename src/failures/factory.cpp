@@ -138,6 +138,18 @@ Spec parse(const Params& table, int nodes) {
   if (s.process != "none" && s.process != "renewal" && s.process != "bathtub" &&
       s.process != "zhang" && s.process != "trace")
     throw InputError("process", canonical_value(pv), kProcesses);
+  if (s.process == "renewal") {
+    // The dist name decides which keys are allowed, so it is checked first.
+    const char* const kDists =
+        "expected one of exponential, weibull, lognormal, constant (for FARS's composite "
+        "Weibull use process = \"bathtub\")";
+    if (!table.has("dist"))
+      throw InputError("dist", "", fmt::format("required for process = \"renewal\"; {}", kDists));
+    const Value& dv = table.at("dist");
+    const auto* name = std::get_if<std::string>(&dv);
+    if (name == nullptr || dist::Dist::allowed_keys(*name).size() == 1)
+      throw InputError("dist", canonical_value(dv), kDists);
+  }
   const std::vector<std::string> allowed = allowed_keys(s.process, table);
   for (const auto& [key, value] : table.values())
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())

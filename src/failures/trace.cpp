@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <sys/types.h>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -47,22 +48,21 @@ class LineReader {
     if (fp_ == nullptr)
       throw IoError(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
   }
-  ~LineReader() { close(); }
+  ~LineReader() {
+    close();
+    std::free(buf_);
+  }
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
   bool next(std::string& line) {
-    line.clear();
-    int c;
-    bool any = false;
-    while ((c = std::fgetc(fp_)) != EOF) {
-      any = true;
-      if (c == '\n') break;
-      line.push_back(static_cast<char>(c));
-    }
+    const ssize_t n = getline(&buf_, &cap_, fp_);  // POSIX: one call per line, buffer reused
+    if (n < 0) return false;
+    line.assign(buf_, static_cast<std::size_t>(n));
+    if (!line.empty() && line.back() == '\n') line.pop_back();
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (any) ++line_no_;
-    return any;
+    ++line_no_;
+    return true;
   }
   int line_no() const { return line_no_; }
   const std::string& name() const { return name_; }
@@ -84,36 +84,45 @@ class LineReader {
   }
   std::string name_;
   FILE* fp_ = nullptr;
+  char* buf_ = nullptr;
+  std::size_t cap_ = 0;
   bool piped_ = false;
   int line_no_ = 0;
 };
 
 // Splits one CSV line (RFC 4180 quoting: "a, b" is one field, "" inside quotes is a quote).
 void split_csv(const std::string& line, std::vector<std::string>& out) {
-  out.clear();
-  std::string field;
+  // Fields are assigned into the strings already in `out`, so their buffers are reused.
+  std::size_t n = 0;
+  auto field = [&]() -> std::string& {
+    if (n == out.size()) out.emplace_back();
+    std::string& f = out[n];
+    f.clear();
+    return f;
+  };
+  std::string* f = &field();
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
       if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field.push_back('"');
+        f->push_back('"');
         ++i;
       } else if (c == '"') {
         quoted = false;
       } else {
-        field.push_back(c);
+        f->push_back(c);
       }
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
-      out.push_back(std::move(field));
-      field.clear();
+      ++n;
+      f = &field();
     } else {
-      field.push_back(c);
+      f->push_back(c);
     }
   }
-  out.push_back(std::move(field));
+  out.resize(n + 1);
 }
 
 std::string trim(const std::string& s) {

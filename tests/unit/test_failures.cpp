@@ -7,12 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,24 @@ using faultsweep::Value;
 using faultsweep::dist::CompositeWeibull;
 using faultsweep::dist::Dist;
 using namespace faultsweep::failures;
+
+// Counts heap allocations of the whole test program, to check that sources do not allocate
+// after construction (FailureSource::next runs in the simulator's hot loop). Array and nothrow
+// forms forward to these two by the standard library's defaults.
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 namespace {
 
@@ -332,6 +352,42 @@ TEST_CASE("Renewal: ties go to the lower node", "[failures]") {
   for (int i = 0; i < 8; ++i) {
     CHECK(ev[static_cast<std::size_t>(i)].node == i % 4);
     CHECK(ev[static_cast<std::size_t>(i)].time_s == (i < 4 ? 10.0 : 25.0));
+  }
+}
+
+TEST_CASE("Sources do not allocate after construction", "[failures]") {
+  const std::vector<Params> tables = {
+      table({{"process", str("renewal")},
+             {"dist", str("lognormal")},
+             {"mean", 5 * kDay},
+             {"sigma", 1.2},
+             {"downtime", 600.0},
+             {"downtime_dist", str("exponential")}}),
+      table({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
+      table({{"process", str("zhang")},
+             {"shape", 0.2},
+             {"scale", 18000.0},
+             {"W", std::int64_t{64}},
+             {"alpha", 0.99},
+             {"downtime", 120.0}}),
+      table({{"process", str("trace")},
+             {"file", str("lanl_small.csv")},
+             {"system", std::int64_t{20}}}),
+  };
+  for (const auto& t : tables) {
+    const long at_start = g_allocations.load();
+    auto src = make_failure_source(t, 512, kInf, context());
+    const long before = g_allocations.load();
+    CHECK(before > at_start);  // the counter sees the construction's allocations
+    double last = 0;
+    for (int i = 0; i < 100000; ++i) {
+      const FailureEvent e = src->next();
+      if (e.time_s == kInf) break;
+      last = e.time_s;
+    }
+    const long after = g_allocations.load();
+    INFO(t.canonical_text() << " reached t = " << last);
+    CHECK(after == before);
   }
 }
 

@@ -8,6 +8,28 @@
 //                downtime = "2min", downtime_dist = "constant" }      (Zhang §3.2)
 //   failures = { process = "trace", file = "...csv.xz", format = "lanl", system = 20, ... }
 // Params given here are the table's sub-keys (p.sub("failures")), durations in seconds.
+//
+// Sub-keys by process (any other key is an InputError that lists the allowed ones):
+//   every synthetic process: downtime (duration, required: the constant, or the mean),
+//     downtime_dist = "constant" (default) | "exponential" | "lognormal",
+//     downtime_sigma (lognormal only: sigma of log downtime)
+//   renewal: dist and its keys as in dist::Dist::from_params (mean | rate, shape + scale | mean,
+//     mu | mean + sigma, value); every node renews independently (failures/renewal.hpp)
+//   bathtub: mtbf (duration): FARS's three Weibull sub-populations, shapes 0.5 / 1.0 / 1.5,
+//     equal weights, one scale giving mean mtbf (dist/composite_weibull.hpp), per node
+//   zhang: shape, scale (duration), W (integer >= 1, default 2 = no correlation),
+//     alpha (Zipf skew >= 0, default 0 = uniform); see failures/zhang.hpp
+//   trace: file (relative to the job file; ".xz" is read through `xz -dc`),
+//     format = "lanl" (default) | "csv", node_offset (default 0),
+//     bad_lines = "skip" (default: counted, reported on stderr with file:line) | "stop";
+//     lanl only: system (integer, required), cause ("Hardware" or a comma-separated list of
+//     Facilities, Hardware, Human Error, Network, Undetermined, Software), start ("YYYY-MM-DD
+//     [HH:MM]": t = 0 there, earlier records dropped; default: the first selected failure),
+//     downtime_from = "down_time" (default, the Down Time column) | "fixed_minus_started"
+// Streams: renewal and bathtub draw failures and downtimes from streams keyed by the whole
+// table and `nodes`; zhang keys each stream by the keys that shape it (shape + scale for the
+// times, alpha + nodes for the locations, the downtime keys for downtimes), so points that
+// differ only in W, alpha or downtime are paired too.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -29,8 +51,7 @@ void validate_failures(const Params& table, int nodes, const std::filesystem::pa
 // downtimes, canonical text of the table + nodes), so points that differ only in scheduling
 // policy see the same failures. `horizon_s` bounds generation where a process needs it
 // (Zhang's segments are generated up to it; events after it may be dropped).
-std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes,
-                                                   double horizon_s,
+std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
                                                    const models::RunContext& ctx);
 
 }  // namespace faultsweep::failures
