@@ -1,2 +1,5 @@
 # Sources of the policy area (explicit list).
-list(APPEND FAULTSWEEP_SOURCES)
+list(APPEND FAULTSWEEP_SOURCES
+  src/policy/allocator.cpp
+  src/policy/queue.cpp
+)

@@ -1,2 +1,4 @@
 # Sources of the sim area (explicit list).
-list(APPEND FAULTSWEEP_SOURCES)
+list(APPEND FAULTSWEEP_SOURCES
+  src/sim/engine.cpp
+)

@@ -1,0 +1,83 @@
+#pragma once
+// Queue policies: which waiting jobs start now. The engine owns the queue (in priority order:
+// arrival order, with requeued jobs at the head or at their original place) and asks the
+// policy after every instant at which something changed. The interface is narrow: the policy
+// sees the waiting jobs, their sizes and estimated wall times, the free node count, and the
+// times at which busy or down nodes are expected back; it returns positions to start.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace faultsweep::policy {
+
+// What the policy knows of one job (indexed by job id).
+struct JobInfo {
+  std::int32_t size = 1;  // nodes
+  double est_wall_s = 0;  // estimated wall time of the job's next execution, from the user's
+                          // estimate minus committed progress, plus checkpoint overheads
+};
+
+// `nodes` become free at `time_s` (estimated: a running job's start + estimated wall time, a
+// down node's repair time). Sorted by time.
+struct Release {
+  double time_s = 0;
+  std::int32_t nodes = 0;
+  std::int32_t job = -1;  // the running job, or -1 for a repair
+};
+
+class ReleaseSource {
+ public:
+  virtual ~ReleaseSource() = default;
+  // Sorted by time; built on demand (only EASY needs it, and only when the head does not fit).
+  virtual std::span<const Release> releases() const = 0;
+};
+
+struct QueueState {
+  double now_s = 0;
+  int free_nodes = 0;
+  std::span<const std::int32_t> waiting;  // job ids in queue order
+  std::span<const JobInfo> info;          // indexed by job id
+  const ReleaseSource* releases = nullptr;
+};
+
+class QueuePolicy {
+ public:
+  virtual ~QueuePolicy() = default;
+  virtual std::string_view name() const = 0;
+  // Appends to `start` the positions in s.waiting of the jobs to start now, increasing; their
+  // sizes sum to at most s.free_nodes. `start` is reserved by the engine: no allocation.
+  virtual void select(const QueueState& s, std::vector<std::int32_t>& start) = 0;
+};
+
+// First come, first served: start jobs in queue order until one does not fit.
+class Fcfs final : public QueuePolicy {
+ public:
+  std::string_view name() const override { return "fcfs"; }
+  void select(const QueueState& s, std::vector<std::int32_t>& start) override;
+};
+
+// FCFS with EASY backfilling (Lifka 1995; the backfilling of Zhang et al. §3.1 and of FARS'
+// FCFS/EASY baseline, §5.1): the first job that does not fit gets a reservation at the shadow
+// time, the earliest estimated time at which enough nodes are free; the nodes free then beyond
+// its need are the extra nodes. A later job starts now if it fits and either ends (by its
+// estimate) by the shadow time or uses only extra nodes, so it never delays the reservation.
+class EasyBackfill final : public QueuePolicy {
+ public:
+  std::string_view name() const override { return "easy"; }
+  void select(const QueueState& s, std::vector<std::int32_t>& start) override;
+  // For tests: record in log[job] the first reservation (shadow time) each head job gets
+  // (entries must start as NaN; the log must have one entry per job).
+  void set_reservation_log(std::vector<double>* log) { log_ = log; }
+
+ private:
+  std::vector<double>* log_ = nullptr;
+  std::vector<Release> own_;  // releases of the jobs started in this call (grows once)
+};
+
+// "fcfs" | "easy"; throws InputError("queue", ...) otherwise.
+std::unique_ptr<QueuePolicy> make_queue_policy(std::string_view name);
+
+}  // namespace faultsweep::policy

@@ -1,0 +1,170 @@
+#pragma once
+// The discrete-event engine of the cluster simulator (DESIGN §5): N nodes, one job per node at
+// a time, rigid jobs from a workload, node failures from a FailureSource, a queue policy and an
+// allocator from policy/, periodic checkpointing, and what happens to a job hit by a failure
+// (FARS §5.1; Zhang et al. §3-§5.1).
+//
+// Time starts at min(0, first submit). A failure of a busy node interrupts its job: the job's
+// committed progress is its last completed checkpoint; the wall time since then is lost. The
+// job is then requeued (at the head of the queue, or at its original place in arrival order)
+// or, with wait_repair, suspended on its nodes until the failed node is repaired (FARS §5.1),
+// and restarted from the checkpoint. Down nodes are never allocatable.
+//
+// One Simulation object owns all its state (no globals); run() once. The hot loop does not
+// allocate: every container is reserved in the constructor, and a completion made void by a
+// failure is recognised by the job's generation counter when it pops.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "faultsweep/failures/failure_source.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/sim/checkpoint.hpp"
+#include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/workload/job.hpp"
+
+namespace faultsweep::sim {
+
+enum class OnFailure { requeue_head, requeue_original, wait_repair };
+
+// "requeue_head" | "requeue_original" | "wait_repair"; throws InputError("on_failure", ...).
+OnFailure on_failure_from(std::string_view name);
+
+struct SimConfig {
+  int nodes = 1;
+  OnFailure on_failure = OnFailure::requeue_head;
+  CheckpointMode checkpoint = CheckpointMode::none;
+  double checkpoint_interval_s = std::numeric_limits<double>::infinity();  // periodic only
+  double checkpoint_cost_s = 0;
+  // young / daly: a job of `size` nodes fails at rate size / node_mtbf_s (M = node MTBF / size).
+  double node_mtbf_s = std::numeric_limits<double>::infinity();
+  double horizon_s = std::numeric_limits<double>::infinity();  // the run stops here
+  // No failure after this time is injected (the horizon, or the failure source's generation
+  // bound when the run has no horizon).
+  double failure_stop_s = std::numeric_limits<double>::infinity();
+};
+
+// Job lifecycle; time is accounted per state (waiting, running, suspended).
+enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
+// Node lifecycle; time is accounted per state. `held`: allocated to a job suspended while
+// another of its nodes is repaired (wait_repair).
+enum class NodeState : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3 };
+inline constexpr int kNodeStates = 4;
+
+struct JobRecord {
+  double submit_s = 0, runtime_s = 0, estimate_s = 0;
+  std::int32_t size = 1;
+  JobState state = JobState::pending;
+  double first_start_s = std::numeric_limits<double>::quiet_NaN();
+  double finish_s = std::numeric_limits<double>::quiet_NaN();
+  double waiting_s = 0, running_s = 0, suspended_s = 0;  // time per state
+  double progress_s = 0;  // work committed (by checkpoints, or the whole job when done)
+  double lost_s = 0;      // wall time of executions rolled back by failures
+  double interval_s = std::numeric_limits<double>::infinity();  // checkpoint interval (work)
+  std::int32_t failures = 0;  // executions interrupted by a failure
+  // Engine bookkeeping.
+  double since_s = 0;            // entered the current state
+  double exec_start_s = 0;       // current execution
+  double exec_work_s = 0;        // work left when the current execution started
+  double est_end_s = 0;          // by the estimate: the running set's sort key
+  std::int64_t node_offset = 0;  // into the engine's flat node-list array
+  std::int64_t queue_key = 0;    // waiting order: arrival index, or negative for head requeues
+  std::uint32_t generation = 0;  // bumped when an execution ends early: its completion is void
+  std::int32_t down_nodes = 0;   // suspended: nodes of the job still down
+};
+
+// Metrics of one run (the `cluster` model documents each; sim/metrics in its MetricSpecs).
+struct Metrics {
+  double makespan_s = 0;  // last completion (or the horizon) - first submit
+  double utilization = 0;
+  double mean_response_s = 0, mean_wait_s = 0, mean_slowdown = 0, mean_bounded_slowdown = 0;
+  double work_loss_ratio = 0, sul_node_hours = 0, jfr = 0, fsd = 0;
+  double throughput_per_h = 0, mct_s = 0, mwt_s = 0;
+  std::int64_t failures = 0, job_failures = 0;
+  std::int64_t jobs = 0, completed = 0, unfinished = 0, rejected = 0;
+  std::int64_t events = 0, stale_events = 0;
+};
+
+class Simulation final : private policy::ReleaseSource {
+ public:
+  // `jobs` sorted by submit time; jobs wider than the machine (or of size < 1) are rejected
+  // (counted, never started). The referenced objects must outlive the Simulation.
+  Simulation(const SimConfig& config, std::span<const workload::Job> jobs,
+             failures::FailureSource& failures, policy::QueuePolicy& queue,
+             policy::Allocator& allocator);
+
+  // Runs to the end (all jobs done, or the horizon), checks the invariants (FS_CHECK) and
+  // returns the metrics. `stop` (SIGTERM) is polled now and then; a stopped run throws.
+  Metrics run(const std::atomic<bool>* stop = nullptr);
+
+  const std::vector<JobRecord>& jobs() const { return jobs_; }
+  // Node-seconds per NodeState over the run, summed over nodes.
+  std::array<double, kNodeStates> node_time_s() const;
+  double end_s() const { return now_; }
+
+ private:
+  // Event handlers, one per EventType.
+  void on_submit(std::int32_t j);
+  void on_complete(std::int32_t j);
+  void on_failure();
+  void on_repair(std::int32_t n);
+  void on_horizon();
+
+  void schedule();
+  void start_job(std::int32_t j);
+  void begin_execution(std::int32_t j);
+  void interrupt(std::int32_t j, std::int32_t failed_node, double up_s);
+  void enqueue(std::int32_t j);
+  void pull_failure();
+  void set_job_state(JobRecord& r, JobState s);
+  void set_node_state(std::int32_t n, NodeState s);
+  void take_down(std::int32_t n, double up_s);
+  void running_insert(std::int32_t j);
+  void running_erase(std::int32_t j);
+  double est_wall_s(const JobRecord& r) const;
+  std::span<std::int32_t> nodes_of(std::int32_t j);
+  std::span<const policy::Release> releases() const override;
+  void check_invariants() const;
+  Metrics metrics() const;
+
+  SimConfig cfg_;
+  std::span<const workload::Job> input_;
+  failures::FailureSource& failures_;
+  policy::QueuePolicy& queue_;
+  policy::Allocator& allocator_;
+
+  std::vector<JobRecord> jobs_;
+  std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
+  std::vector<std::int32_t> job_nodes_;
+  std::vector<NodeState> node_state_;
+  std::vector<double> node_since_s_;
+  std::vector<std::array<double, kNodeStates>> node_time_s_;
+  std::vector<std::int32_t> node_owner_;
+  std::vector<double> node_up_s_;
+  std::vector<std::uint32_t> node_generation_;
+  policy::NodeSet free_;
+
+  EventQueue events_;
+  std::vector<std::int32_t> waiting_;
+  std::vector<policy::Release> running_;  // by (estimated end, job)
+  std::vector<std::int32_t> suspended_;
+  std::vector<std::int32_t> start_positions_;
+  mutable std::vector<policy::Release> extra_releases_, merged_releases_;
+
+  failures::FailureEvent pending_failure_;  // the one failure in the event queue
+  double start_s_ = 0, now_ = 0;
+  std::size_t next_submit_ = 0;
+  std::int64_t head_key_ = 0;
+  std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
+  std::int64_t events_count_ = 0, stale_ = 0;
+  int down_count_ = 0;
+  bool dirty_ = false, horizon_hit_ = false, ran_ = false;
+};
+
+}  // namespace faultsweep::sim
