@@ -1,2 +1,2 @@
 # Unit tests of the dist_more area (explicit list).
-list(APPEND FAULTSWEEP_UNIT_TESTS)
+list(APPEND FAULTSWEEP_UNIT_TESTS unit/test_dist_more.cpp)
