@@ -1,2 +1,2 @@
 # Unit tests of the workload area (explicit list).
-list(APPEND FAULTSWEEP_UNIT_TESTS)
+list(APPEND FAULTSWEEP_UNIT_TESTS unit/test_swf.cpp unit/test_generators.cpp)

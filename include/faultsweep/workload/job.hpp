@@ -19,17 +19,18 @@ struct Job {
 
 // What a reader dropped or repaired, so that users can see it (DESIGN §8).
 struct ReadStats {
-  std::int64_t lines = 0;          // data lines read
-  std::int64_t jobs = 0;           // jobs kept
-  std::int64_t bad_lines = 0;      // malformed lines skipped (skip mode only)
-  std::int64_t too_large = 0;      // jobs wider than the machine, dropped
-  std::int64_t no_runtime = 0;     // jobs with run time <= 0 or -1, dropped
-  std::int64_t estimate_fixed = 0; // estimate missing or below runtime, replaced (see reader)
+  std::int64_t lines = 0;           // data lines read
+  std::int64_t jobs = 0;            // jobs kept
+  std::int64_t bad_lines = 0;       // malformed lines skipped (skip mode only)
+  std::int64_t too_large = 0;       // jobs wider than the machine, dropped
+  std::int64_t no_runtime = 0;      // jobs with run time <= 0 or -1, dropped
+  std::int64_t estimate_fixed = 0;  // estimate missing or below runtime, replaced (see reader)
+  std::int64_t no_size = 0;         // jobs whose size is unknown (-1) in both size fields, dropped
   std::vector<std::string> first_errors;  // up to 10 "file:line: what" messages
 };
 
 struct Workload {
-  std::vector<Job> jobs;  // sorted by submit time, then id
+  std::vector<Job> jobs;           // sorted by submit time, then id
   std::int32_t machine_nodes = 0;  // from the SWF header (MaxNodes/MaxProcs) or the generator
   ReadStats stats;
 };

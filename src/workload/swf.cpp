@@ -1,0 +1,263 @@
+#include "faultsweep/workload/swf.hpp"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include "faultsweep/core/error.hpp"
+
+namespace faultsweep::workload {
+namespace {
+
+constexpr int kFields = 18;
+constexpr std::size_t kMaxMessages = 10;
+constexpr std::array<const char*, kFields> kFieldNames = {
+    "job number",  "submit time",   "wait time",       "run time",       "allocated procs",
+    "average CPU", "used memory",   "requested procs", "requested time", "requested memory",
+    "status",      "user",          "group",           "executable",     "queue",
+    "partition",   "preceding job", "think time"};
+
+bool is_gzip(const std::filesystem::path& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f)
+    throw InputError(
+        fmt::format("{}: cannot open SWF file: {}", path.string(), std::strerror(errno)));
+  unsigned char magic[2] = {0, 0};
+  const std::size_t n = std::fread(magic, 1, 2, f.get());
+  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+// The whole (decompressed) file. One read into a growing buffer: far faster than line-by-line
+// gzgets, and the traces are at most a few tens of megabytes.
+std::string slurp(const std::filesystem::path& path) {
+  std::string buf;
+  if (is_gzip(path)) {
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz) throw InputError(fmt::format("{}: cannot open gzip file", path.string()));
+    gzbuffer(gz, 1 << 18);
+    std::size_t used = 0;
+    buf.resize(1 << 22);
+    for (;;) {
+      if (buf.size() - used < (1 << 20)) buf.resize(buf.size() * 2);
+      const int n = gzread(gz, buf.data() + used, static_cast<unsigned>(buf.size() - used));
+      if (n < 0) {
+        int code = 0;
+        const std::string msg = gzerror(gz, &code);
+        gzclose(gz);
+        throw InputError(fmt::format("{}: corrupt gzip data: {}", path.string(), msg));
+      }
+      if (n == 0) break;
+      used += static_cast<std::size_t>(n);
+    }
+    gzclose(gz);
+    buf.resize(used);
+  } else {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f) throw InputError(fmt::format("{}: cannot open SWF file", path.string()));
+    std::array<char, 1 << 16> chunk;
+    std::size_t n;
+    while ((n = std::fread(chunk.data(), 1, chunk.size(), f.get())) > 0)
+      buf.append(chunk.data(), n);
+    if (std::ferror(f.get())) throw InputError(fmt::format("{}: read error", path.string()));
+  }
+  return buf;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// "; MaxNodes: 338 (batch partition)" -> header.max_nodes = 338; text after the number ignored.
+void parse_header_line(std::string_view line, SwfHeader& h) {
+  line.remove_prefix(1);  // ';'
+  line = trim(line);
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos) return;
+  const std::string_view key = trim(line.substr(0, colon));
+  std::string_view rest = trim(line.substr(colon + 1));
+  std::int64_t* target = nullptr;
+  if (key == "MaxNodes")
+    target = &h.max_nodes;
+  else if (key == "MaxProcs")
+    target = &h.max_procs;
+  else if (key == "MaxJobs")
+    target = &h.max_jobs;
+  else if (key == "MaxRecords")
+    target = &h.max_records;
+  if (!target) return;
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+  if (ec == std::errc() && v > 0) *target = v;
+}
+
+struct Parsed {
+  std::vector<Job> jobs;
+  SwfHeader header;
+};
+
+}  // namespace
+
+std::string SwfOptions::key() const {
+  return fmt::format("size={};estimate={};bad_lines={};procs_per_node={};machine_nodes={}",
+                     size == SwfSize::requested ? "requested" : "allocated",
+                     estimate == SwfEstimate::requested ? "requested" : "runtime",
+                     bad_lines == BadLines::skip ? "skip" : "fail", procs_per_node, machine_nodes);
+}
+
+Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
+  if (opt.procs_per_node < 1)
+    throw InputError("procs_per_node", std::to_string(opt.procs_per_node), "an integer >= 1");
+  if (opt.machine_nodes < 0)
+    throw InputError("machine_nodes", std::to_string(opt.machine_nodes), "an integer >= 0");
+  const std::string text = slurp(path);
+  const std::string file = path.string();
+
+  Workload w;
+  ReadStats& st = w.stats;
+  SwfHeader header;
+  w.jobs.reserve(text.size() / 60);
+
+  const auto bad = [&](std::int64_t line_no, const std::string& what) {
+    std::string msg = fmt::format("{}:{}: {}", file, line_no, what);
+    if (opt.bad_lines == BadLines::fail) throw InputError(std::move(msg));
+    ++st.bad_lines;
+    if (st.first_errors.size() < kMaxMessages) st.first_errors.push_back(std::move(msg));
+  };
+
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  std::int64_t line_no = 0;
+  std::array<double, kFields> f{};
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    const char* eol = nl ? nl : end;
+    ++line_no;
+    const std::string_view line = trim(std::string_view(p, eol - p));
+    p = nl ? nl + 1 : end;
+    if (line.empty()) continue;
+    if (line.front() == ';') {
+      parse_header_line(line, header);
+      continue;
+    }
+    ++st.lines;
+    // Tokenise and convert in one pass.
+    int nf = 0;
+    bool ok = true;
+    const char* q = line.data();
+    const char* const qe = q + line.size();
+    while (q < qe) {
+      while (q < qe && is_space(*q)) ++q;
+      if (q == qe) break;
+      const char* tok = q;
+      while (q < qe && !is_space(*q)) ++q;
+      if (nf < kFields) {
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(tok, q, v);
+        if (ec != std::errc() || ptr != q || !std::isfinite(v)) {
+          bad(line_no, fmt::format("field {} ({}) = '{}': not a number", nf + 1, kFieldNames[nf],
+                                   std::string_view(tok, q - tok)));
+          ok = false;
+          break;
+        }
+        f[nf] = v;
+      }
+      ++nf;
+    }
+    if (!ok) continue;
+    if (nf != kFields) {
+      bad(line_no, fmt::format("expected {} fields, found {}", kFields, nf));
+      continue;
+    }
+    if (f[1] < 0) {
+      bad(line_no, fmt::format("field 2 (submit time) = {}: must be >= 0", f[1]));
+      continue;
+    }
+    const double runtime = f[3];
+    if (!(runtime > 0)) {
+      ++st.no_runtime;
+      continue;
+    }
+    const double requested = f[7], allocated = f[4];
+    double procs = opt.size == SwfSize::requested ? requested : allocated;
+    if (!(procs > 0)) procs = opt.size == SwfSize::requested ? allocated : requested;
+    if (!(procs > 0) || procs > 1e9) {
+      ++st.no_size;
+      continue;
+    }
+    Job j;
+    j.id = static_cast<std::int64_t>(f[0]);
+    j.submit_s = f[1];
+    j.runtime_s = runtime;
+    j.size = static_cast<std::int32_t>(std::ceil(procs / opt.procs_per_node));
+    j.user = f[11] >= 0 ? static_cast<std::int32_t>(f[11]) : -1;
+    if (opt.estimate == SwfEstimate::runtime) {
+      j.estimate_s = runtime;
+    } else if (f[8] >= runtime) {
+      j.estimate_s = f[8];
+    } else {  // -1 (unknown) or below the actual run time: the run time is the best estimate
+      j.estimate_s = runtime;
+      ++st.estimate_fixed;
+    }
+    w.jobs.push_back(j);
+  }
+
+  // Machine size (see SwfOptions::machine_nodes), then drop jobs that cannot fit.
+  std::int64_t machine = opt.machine_nodes;
+  if (machine == 0) {
+    if (opt.procs_per_node == 1)
+      machine = header.max_procs > 0 ? header.max_procs : header.max_nodes;
+    else
+      machine = header.max_nodes > 0 ? header.max_nodes : header.max_procs / opt.procs_per_node;
+  }
+  if (machine <= 0) {
+    machine = 0;
+    for (const Job& j : w.jobs) machine = std::max<std::int64_t>(machine, j.size);
+  }
+  w.machine_nodes = static_cast<std::int32_t>(machine);
+  const auto kept_end =
+      std::remove_if(w.jobs.begin(), w.jobs.end(), [&](const Job& j) { return j.size > machine; });
+  st.too_large = w.jobs.end() - kept_end;
+  w.jobs.erase(kept_end, w.jobs.end());
+
+  std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
+    return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.id < b.id;
+  });
+  if (!w.jobs.empty()) {
+    const double t0 = w.jobs.front().submit_s;
+    for (Job& j : w.jobs) j.submit_s -= t0;
+  }
+  st.jobs = static_cast<std::int64_t>(w.jobs.size());
+  return w;
+}
+
+SwfHeader read_swf_header(const std::filesystem::path& path) {
+  (void)is_gzip(path);                     // a clear "cannot open" message
+  gzFile gz = gzopen(path.c_str(), "rb");  // reads plain files transparently
+  if (!gz) throw InputError(fmt::format("{}: cannot open SWF file", path.string()));
+  SwfHeader h;
+  std::array<char, 4096> line;
+  while (gzgets(gz, line.data(), static_cast<int>(line.size()))) {
+    const std::string_view s = trim(std::string_view(line.data()));
+    if (s.empty()) continue;
+    if (s.front() != ';') break;
+    parse_header_line(s, h);
+  }
+  gzclose(gz);
+  return h;
+}
+
+}  // namespace faultsweep::workload
