@@ -1,2 +1,4 @@
 # Unit tests of the policy area (explicit list).
-list(APPEND FAULTSWEEP_UNIT_TESTS)
+list(APPEND FAULTSWEEP_UNIT_TESTS
+  unit/test_easy.cpp
+)

@@ -1,0 +1,192 @@
+// Tests of the queue policies and allocators (policy/): EASY backfilling never delays the head
+// job's reservation (a property over many random workloads), a hand-checked backfill, FCFS
+// order, first-fit and round-robin choices, and that down nodes are never allocated.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/sim/engine.hpp"
+
+using namespace faultsweep;
+
+namespace {
+
+class NoFailures final : public failures::FailureSource {
+ public:
+  failures::FailureEvent next() override { return {}; }
+};
+
+class ListFailures final : public failures::FailureSource {
+ public:
+  explicit ListFailures(std::vector<failures::FailureEvent> events) : events_(std::move(events)) {}
+  failures::FailureEvent next() override {
+    return i_ < events_.size() ? events_[i_++] : failures::FailureEvent{};
+  }
+
+ private:
+  std::vector<failures::FailureEvent> events_;
+  std::size_t i_ = 0;
+};
+
+workload::Job job(std::int64_t id, double submit_s, double runtime_s, int size, double estimate_s) {
+  workload::Job j;
+  j.id = id;
+  j.submit_s = submit_s;
+  j.runtime_s = runtime_s;
+  j.estimate_s = estimate_s;
+  j.size = size;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("easy: a short job backfills into the hole before the head's reservation", "[easy]") {
+  // 4 nodes. A (3 nodes, 100 s) runs; B (4 nodes) must wait for A: reservation at 100.
+  // C (1 node, estimate 50 s) ends before 100: backfilled at 2. D (1 node, estimate 200 s)
+  // would end after 100 and there are no extra nodes (B takes all 4): it waits for B.
+  const std::vector<workload::Job> jobs{job(0, 0, 100, 3, 100), job(1, 1, 10, 4, 10),
+                                        job(2, 2, 40, 1, 50), job(3, 3, 150, 1, 200)};
+  for (const char* q : {"easy", "fcfs"}) {
+    NoFailures none;
+    auto queue = policy::make_queue_policy(q);
+    policy::FirstFit alloc;
+    sim::SimConfig cfg;
+    cfg.nodes = 4;
+    sim::Simulation s(cfg, jobs, none, *queue, alloc);
+    s.run();
+    const auto& r = s.jobs();
+    CHECK(r[1].first_start_s == 100);
+    if (std::string_view(q) == "easy") {
+      CHECK(r[2].first_start_s == 2);
+    } else {
+      CHECK(r[2].first_start_s == 110);
+    }
+    CHECK(r[3].first_start_s == 110);
+  }
+}
+
+TEST_CASE("easy: a backfilled job may run past the reservation on extra nodes", "[easy]") {
+  // 4 nodes. A (2 nodes, 100 s) runs; B (3 nodes) waits: at 100 four nodes are free, one extra.
+  // C (1 node, 500 s) may start now on the extra node; D (1 node, 500 s) may not.
+  const std::vector<workload::Job> jobs{job(0, 0, 100, 2, 100), job(1, 1, 10, 3, 10),
+                                        job(2, 2, 500, 1, 500), job(3, 3, 500, 1, 500)};
+  NoFailures none;
+  policy::EasyBackfill easy;
+  policy::FirstFit alloc;
+  sim::SimConfig cfg;
+  cfg.nodes = 4;
+  sim::Simulation s(cfg, jobs, none, easy, alloc);
+  s.run();
+  CHECK(s.jobs()[2].first_start_s == 2);
+  CHECK(s.jobs()[1].first_start_s == 100);
+  CHECK(s.jobs()[3].first_start_s == 110);
+}
+
+TEST_CASE("easy: never delays the head job's reservation (random workloads, no failures)",
+          "[easy][property]") {
+  // Estimates are at least the runtimes, so every reservation is an upper bound on the start
+  // that EASY promises. Record each head job's first reservation and check it starts no later.
+  Engine rng = make_stream(2024, 0, Purpose::tiebreaks, "easy-property");
+  std::int64_t reservations = 0, backfilled = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
+    std::vector<workload::Job> jobs;
+    double t = 0;
+    const int n_jobs = 10 + static_cast<int>(uniform01(rng) * 50);
+    for (int i = 0; i < n_jobs; ++i) {
+      t += uniform01(rng) < 0.3 ? 0 : std::floor(-20 * std::log(uniform01(rng)));
+      const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
+      // Exact estimates half the time (ties with the shadow time), else up to 3x over.
+      const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
+      jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
+    }
+    NoFailures none;
+    policy::EasyBackfill easy;
+    std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
+    easy.set_reservation_log(&reservation);
+    policy::FirstFit ff;
+    policy::RoundRobin rr;
+    sim::SimConfig cfg;
+    cfg.nodes = nodes;
+    sim::Simulation s(cfg, jobs, none, easy, rep % 2 ? static_cast<policy::Allocator&>(ff) : rr);
+    s.run();
+    const auto& r = s.jobs();
+    for (std::size_t j = 0; j < r.size(); ++j) {
+      if (j > 0 && r[j].first_start_s < r[j - 1].first_start_s) ++backfilled;
+      if (std::isnan(reservation[j])) continue;
+      ++reservations;
+      INFO("rep " << rep << " job " << j << " reserved " << reservation[j] << " started "
+                  << r[j].first_start_s);
+      CHECK(r[j].first_start_s <= reservation[j]);
+    }
+  }
+  // The property is not vacuous: many reservations were made and many jobs jumped the queue.
+  CHECK(reservations > 2000);
+  CHECK(backfilled > 500);
+}
+
+TEST_CASE("fcfs: jobs start in arrival order", "[easy]") {
+  Engine rng = make_stream(5, 0, Purpose::tiebreaks, "fcfs-order");
+  std::vector<workload::Job> jobs;
+  double t = 0;
+  for (int i = 0; i < 200; ++i) {
+    t += -10 * std::log(uniform01(rng));
+    const double run = 1 + -50 * std::log(uniform01(rng));
+    jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * 8), run));
+  }
+  NoFailures none;
+  policy::Fcfs fcfs;
+  policy::FirstFit alloc;
+  sim::SimConfig cfg;
+  cfg.nodes = 8;
+  sim::Simulation s(cfg, jobs, none, fcfs, alloc);
+  s.run();
+  for (std::size_t j = 1; j < jobs.size(); ++j)
+    CHECK(s.jobs()[j].first_start_s >= s.jobs()[j - 1].first_start_s);
+}
+
+TEST_CASE("allocators: first-fit takes the lowest ids, round robin continues after the last",
+          "[allocator]") {
+  policy::NodeSet free(70);
+  for (int n : {1, 3, 4, 64, 65, 69}) free.insert(n);
+  std::vector<std::int32_t> out(3);
+  policy::FirstFit ff;
+  ff.allocate(free, out);
+  CHECK(out == std::vector<std::int32_t>{1, 3, 4});
+  policy::RoundRobin rr;
+  rr.allocate(free, out);
+  CHECK(out == std::vector<std::int32_t>{1, 3, 4});
+  rr.allocate(free, out);  // continues after 4, wraps around
+  CHECK(out == std::vector<std::int32_t>{64, 65, 69});
+  rr.allocate(free, out);
+  CHECK(out == std::vector<std::int32_t>{1, 3, 4});
+  CHECK(free.next_from(5) == 64);
+  CHECK(free.next_from(70) == -1);
+  CHECK_THROWS_AS(policy::make_allocator("best_fit"), InputError);
+  CHECK_THROWS_AS(policy::make_queue_policy("lifo"), InputError);
+  CHECK(policy::make_queue_policy("easy")->name() == "easy");
+}
+
+TEST_CASE("allocators: a down node is never allocated", "[allocator]") {
+  // Node 0 is down from 0 to 1000; 1-node jobs arriving every second must all avoid it.
+  std::vector<workload::Job> jobs;
+  for (int i = 0; i < 20; ++i) jobs.push_back(job(i, i, 5, 1, 5));
+  for (const char* a : {"first_fit", "round_robin"}) {
+    ListFailures f({{0.0, 0, 1000.0}});
+    policy::Fcfs fcfs;
+    auto alloc = policy::make_allocator(a);
+    sim::SimConfig cfg;
+    cfg.nodes = 3;
+    sim::Simulation s(cfg, jobs, f, fcfs, *alloc);
+    const sim::Metrics m = s.run();
+    CHECK(m.job_failures == 0);
+    CHECK(s.node_time_s()[static_cast<int>(sim::NodeState::busy)] == 20 * 5);
+  }
+}
