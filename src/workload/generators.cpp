@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "faultsweep/core/error.hpp"
@@ -65,32 +66,47 @@ class LublinSizes {
       throw InputError("serial_prob", fmt::format("{}", serial_), "a probability in [0, 1]");
     if (!(pow2_ >= 0 && pow2_ <= 1))
       throw InputError("pow2_prob", fmt::format("{}", pow2_), "a probability in [0, 1]");
+    largest_pow2_ = std::exp2(std::floor(std::log2(static_cast<double>(nodes))));
   }
   std::int32_t operator()(Engine& e) const {
-    if (uniform01(e) < serial_) return 1;
-    const double u = dist_.sample_log2(e);
-    const double x = uniform01(e) < pow2_ ? dist::TwoStageLogUniform::round_power_of_two(u)
-                                          : dist::TwoStageLogUniform::round_integer(u);
+    if (uniform01(e) < serial_ || !dist_) return 1;
+    const double u = dist_->sample_log2(e);
+    double x;
+    if (uniform01(e) < pow2_) {
+      // 2^round(u) can exceed a machine whose size is not a power of two (384 nodes: u near
+      // 8.58 rounds to 9); such jobs take the largest power of two that fits.
+      x = std::min(dist::TwoStageLogUniform::round_power_of_two(u), largest_pow2_);
+    } else {
+      x = dist::TwoStageLogUniform::round_integer(u);  // <= round(2^hi) <= nodes
+    }
     return static_cast<std::int32_t>(std::clamp(x, 1.0, static_cast<double>(nodes_)));
   }
 
  private:
-  static dist::TwoStageLogUniform make(const LublinSizeParams& p, int nodes) {
-    const double hi = std::isnan(p.hi_log2) ? std::log2(static_cast<double>(nodes)) : p.hi_log2;
-    const double mid = std::isnan(p.mid_log2) ? std::max(p.lo_log2, hi - 2.5) : p.mid_log2;
-    if (hi > std::log2(static_cast<double>(nodes)) + 1e-12)
+  static std::optional<dist::TwoStageLogUniform> make(const LublinSizeParams& p, int nodes) {
+    const double max_log2 = std::log2(static_cast<double>(nodes));
+    const double hi = std::isnan(p.hi_log2) ? max_log2 : p.hi_log2;
+    if (hi > max_log2 + 1e-12)
       throw InputError("size_hi_log2", fmt::format("{}", hi),
-                       fmt::format("at most log2(nodes) = {}", std::log2(nodes)));
+                       fmt::format("at most log2(nodes) = {}", max_log2));
+    // A machine too small for the model's smallest parallel job (1 node with the default
+    // lo = 0.8): every job is serial.
+    if (std::isnan(p.hi_log2) && hi <= p.lo_log2) return std::nullopt;
+    double mid = p.mid_log2, p_low = p.p_low;
+    if (std::isnan(mid)) {
+      mid = hi - 2.5;                                    // Lublin & Feitelson: umed = uhi - 2.5
+      if (mid <= p.lo_log2) mid = p.lo_log2, p_low = 0;  // small machines: one stage
+    }
     try {
-      return dist::TwoStageLogUniform(p.lo_log2, mid, hi, p.p_low);
+      return dist::TwoStageLogUniform(p.lo_log2, mid, hi, p_low);
     } catch (const InputError& e) {  // name the factory's keys
       const std::string key = e.key() == "p" ? "size_p_low" : "size_" + e.key() + "_log2";
       throw InputError(key, e.value(), e.expected());
     }
   }
-  double serial_, pow2_;
+  double serial_, pow2_, largest_pow2_ = 1;
   int nodes_;
-  dist::TwoStageLogUniform dist_;
+  std::optional<dist::TwoStageLogUniform> dist_;
 };
 
 }  // namespace

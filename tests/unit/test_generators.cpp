@@ -155,6 +155,31 @@ TEST_CASE("Lublin generator: serial fraction, power-of-two sizes, hyperexponenti
   CHECK(std::abs(m.runtime - mean_rt) < 4 * m.runtime_se);
 }
 
+TEST_CASE("generators on small and odd-sized machines keep 1 <= size <= nodes", "[workload]") {
+  for (int nodes : {1, 2, 3, 5, 100, 384}) {
+    INFO("nodes " << nodes);
+    LublinParams lp;
+    lp.jobs = 3000;
+    ZhangParams zp;
+    zp.jobs = 3000;
+    FarsParams fp;
+    fp.jobs = 3000;
+    fp.mean_size = std::min(10.0, nodes / 2.0);
+    Engines a(20), b(21), c(22);
+    check_properties(generate_lublin(lp, nodes, a.a, a.r, a.s), nodes);
+    check_properties(generate_zhang(zp, nodes, b.a, b.r, b.s), nodes);
+    check_properties(generate_fars(fp, nodes, c.a, c.r, c.s), nodes);
+  }
+  // On 384 nodes the power-of-two draws above 256 become 256, never 384 or 512.
+  LublinParams lp;
+  lp.jobs = 20000;
+  lp.size.serial_prob = 0;
+  lp.size.pow2_prob = 1;
+  Engines e(23);
+  for (const Job& j : generate_lublin(lp, 384, e.a, e.r, e.s).jobs)
+    REQUIRE((j.size & (j.size - 1)) == 0);
+}
+
 TEST_CASE("Zhang generator: hyper-Erlang run times", "[workload]") {
   ZhangParams p;
   p.jobs = 100000;

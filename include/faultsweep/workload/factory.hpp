@@ -7,6 +7,26 @@
 //   workload = { source = "zhang", jobs = 10000, ... }          (hyper-Erlang, Zhang §3.1)
 //   plus optional load scaling: target_load = 0.7, scale = "runtimes" | "interarrivals"
 // Params given here are the table's sub-keys (p.sub("workload")), durations in seconds.
+//
+// Keys by source (defaults and the papers' reasons in workload/generators.hpp and swf.hpp):
+//   every source: source; target_load (> 0; offered load as defined in load.hpp);
+//     scale = "runtimes" (default) | "interarrivals" | "none" (only without target_load).
+//     Only "fars" has a default target_load, the paper's 0.7 (FARS §5.2.1); scale = "none"
+//     turns it off.
+//   swf: file (relative to the job file's folder; plain or .gz); size = "requested" (default)
+//     | "allocated"; estimate = "requested" (default) | "runtime"; bad_lines = "skip" (default)
+//     | "fail"; procs_per_node (default 1); skip_jobs (drop the first N usable jobs, default 0);
+//     max_jobs (then keep at most N). The simulated machine's `nodes` replaces the header's
+//     machine size (wider jobs are dropped and counted); a window's submit times restart at 0.
+//   fars, lublin, zhang: jobs (default 10000); mean_interarrival (duration); estimate_factor
+//     (estimate = runtime * factor, >= 1, default 1); nodes (the size model's machine, at most
+//     the simulated one; default the simulated one).
+//   fars: mean_runtime (duration, 1500 s), mean_size (10).
+//   lublin: runtime_p1 (0.8544), runtime_mean1, runtime_mean2 (durations: 2845.6 s, 16702 s).
+//   zhang: runtime_order (2), runtime_probs ("0.6, 0.3, 0.1"), runtime_means
+//     ("300s, 1h, 8h"; a comma-separated list of durations in a string).
+//   lublin, zhang sizes: serial_prob (0.24), pow2_prob (0.75), size_lo_log2 (0.8),
+//     size_mid_log2 (size_hi_log2 - 2.5), size_hi_log2 (log2 nodes), size_p_low (0.86).
 #include <filesystem>
 #include <string>
 #include <vector>
