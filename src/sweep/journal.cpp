@@ -16,7 +16,8 @@
 namespace faultsweep::sweep {
 namespace {
 
-constexpr char kMagic[] = "FSJOURNAL1\n";
+constexpr char kMagic[] = "FSJOURNAL2\n";
+constexpr char kMagicV1[] = "FSJOURNAL1\n";  // before slices: no slice field
 constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
 
 template <class T>
@@ -80,11 +81,15 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
     return IoError(fmt::format("{}: not a faultsweep journal or its header is damaged ({})",
                                path.string(), why));
   };
-  if (d.size() < kMagicLen || std::memcmp(d.data(), kMagic, kMagicLen) != 0) throw bad("magic");
+  if (d.size() < kMagicLen) throw bad("magic");
+  const bool v1 = std::memcmp(d.data(), kMagicV1, kMagicLen) == 0;
+  if (!v1 && std::memcmp(d.data(), kMagic, kMagicLen) != 0) throw bad("magic");
   Reader r(d);
   r.skip(kMagicLen);
   JournalContents c;
-  for (std::string* s : {&c.job_file, &c.job_text}) {
+  std::vector<std::string*> fields{&c.job_file, &c.job_text};
+  if (!v1) fields.push_back(&c.slice);
+  for (std::string* s : fields) {
     if (!r.can(8)) throw bad("truncated");
     const auto n = r.get<std::uint64_t>();
     if (!r.can(n)) throw bad("truncated");
@@ -155,16 +160,20 @@ Journal::~Journal() {
 }
 
 Journal Journal::create(const std::filesystem::path& path, const std::string& job_file,
-                        const std::string& job_text, std::uint32_t metric_count) {
+                        const std::string& job_text, std::uint32_t metric_count,
+                        const std::string& slice) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
     throw IoError(
         fmt::format("{}: cannot create the journal: {}", path.string(), std::strerror(errno)));
   lock_or_refuse(fd, path.string());
   Journal j(fd, path.string(), metric_count);
-  std::vector<unsigned char> h(kMagic, kMagic + kMagicLen);
+  // A whole sweep keeps the version 1 layout, so that older builds still resume it.
+  const char* magic = slice.empty() ? kMagicV1 : kMagic;
+  std::vector<unsigned char> h(magic, magic + kMagicLen);
   put_string(h, job_file);
   put_string(h, job_text);
+  if (!slice.empty()) put_string(h, slice);
   put<std::uint32_t>(h, metric_count);
   put<std::uint32_t>(h, crc32_bytes(h.data(), h.size()));
   write_all(fd, h.data(), h.size(), j.path_);

@@ -53,11 +53,21 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
     msg += "\nrun the original job file, or start a new sweep with another output (--out)";
     throw InputError(msg);
   };
+  const auto refuse_if_other_slice = [&](const std::string& old_slice, const std::string& source) {
+    if (old_slice == slice) return;
+    throw InputError(fmt::format(
+        "{}: cannot resume {}: it holds {}, and this run is {}; resume with {}, or combine "
+        "slices with `faultsweep merge`",
+        job.file, source, old_slice.empty() ? "a whole sweep" : "slice " + old_slice,
+        slice.empty() ? "the whole sweep" : "slice " + slice,
+        old_slice.empty() ? "no --slice" : "--slice " + old_slice));
+  };
   const std::size_t M = job.metric_count();
   if (fs::exists(journal_path)) {
     JournalContents c;
     Journal journal = Journal::resume(journal_path, &c);
     refuse_if_changed(c.job_text, c.job_file, journal_path.string());
+    refuse_if_other_slice(c.slice, journal_path.string());
     FS_CHECK(c.metric_count == M, "journal metric count differs from the model's");
     for (std::size_t i = 0; i < c.tasks.size(); ++i) {
       const std::uint64_t t = c.tasks[i];
@@ -74,13 +84,7 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
   if (fs::exists(out)) {
     StoredResults s = read_results(out);
     refuse_if_changed(s.job_text, s.job_file_name, out.string());
-    if (s.slice != slice)
-      throw InputError(fmt::format(
-          "{}: cannot resume {}: it holds {}, and this run is {}; resume with {}, or combine "
-          "slices with `faultsweep merge`",
-          job.file, out.string(), s.slice.empty() ? "a whole sweep" : "slice " + s.slice,
-          slice.empty() ? "the whole sweep" : "slice " + slice,
-          s.slice.empty() ? "no --slice" : "--slice " + s.slice));
+    refuse_if_other_slice(s.slice, out.string());
     if (s.table.points != table.points || s.table.replicas_max != table.replicas_max ||
         s.metrics.size() != M)
       throw InputError(
@@ -90,7 +94,8 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
       return std::nullopt;
     }
     table = s.table;
-    Journal j = Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M));
+    Journal j =
+        Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M), slice);
     std::vector<double> v(M);
     for (std::size_t t = 0; t < table.tasks(); ++t)
       if (table.done[t]) {
@@ -103,7 +108,7 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
     return j;
   }
   say(fmt::format("--resume: nothing to resume at {}; starting the sweep", out.string()));
-  return Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M));
+  return Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M), slice);
 }
 
 // Rank 0's checks on the output before anything runs. A slice without --out writes
@@ -198,7 +203,7 @@ int run_sweep(const RunOptions& opt) {
                           out.string()));
         if (opt.overwrite) fs::remove(journal_path);
         journal = Journal::create(journal_path, job->file, job->text,
-                                  static_cast<std::uint32_t>(job->metric_count()));
+                                  static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
     } catch (const InputError& e) {
       std::fprintf(stderr, "faultsweep: error: %s\n", e.what());

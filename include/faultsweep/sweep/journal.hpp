@@ -6,6 +6,8 @@
 // Layout (little-endian): "FSJOURNAL1\n", u64 len + job file name, u64 len + job file text,
 // u32 metric count, u32 CRC-32 of everything before it; then records of
 // u64 task id, metric count × f64 values, u32 CRC-32 of the record's preceding bytes.
+// A slice's journal starts "FSJOURNAL2\n" and has u64 len + slice ("i/n") after the job text,
+// so that resuming it as another slice (or as the whole sweep) is refused.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -16,6 +18,7 @@ namespace faultsweep::sweep {
 struct JournalContents {
   std::string job_file;
   std::string job_text;
+  std::string slice;  // "i/n" when the journal belongs to one slice of the sweep
   std::uint32_t metric_count = 0;
   std::vector<std::uint64_t> tasks;  // in the order written
   std::vector<double> values;        // tasks.size() × metric_count
@@ -30,7 +33,8 @@ class Journal {
  public:
   // A new journal; fails (IoError) if the file exists.
   static Journal create(const std::filesystem::path& path, const std::string& job_file,
-                        const std::string& job_text, std::uint32_t metric_count);
+                        const std::string& job_text, std::uint32_t metric_count,
+                        const std::string& slice = "");
   // Continues an existing journal: reads it into *contents and cuts the torn tail off, so that
   // appends follow the last intact record.
   static Journal resume(const std::filesystem::path& path, JournalContents* contents);
