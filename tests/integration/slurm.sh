@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# The Slurm scripts (slurm-scripts/) on a real Slurm: brings up a single-node cluster from
+# Debian's packages (munged, slurmctld, slurmd as root, everything under a temp folder), then
+#  1. a sweep whose jobs get a 1-minute walltime while it needs about 2 minutes: each job is told
+#     to stop 30 s before its walltime (--signal=B:USR1@30), exits 75 and resubmits itself with
+#     --resume until the sweep is complete;
+#  2. the same sweep as a job array of 3 slices (each also cut by the walltime and resubmitted)
+#     and a dependent merge job;
+# and checks both files are complete and identical in /results and /summary (h5diff).
+# Needs root; installs slurm-wlm and munge with apt-get when missing. Prints SKIP and exits 0
+# only when they cannot be installed.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+SCRIPTS="$SRC/slurm-scripts"
+LIMIT_S=${FS_SLURM_TEST_LIMIT_S:-420}  # how long the sweeps may take in all
+
+if [ "$(id -u)" -ne 0 ]; then
+  skip "slurm: needs root (it starts slurmctld, slurmd and munged)"
+  finish
+  exit 0
+fi
+if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
+  ! command -v munged >/dev/null; then
+  echo "installing slurm-wlm and munge with apt-get"
+  if ! (export DEBIAN_FRONTEND=noninteractive && apt-get update -qq &&
+    apt-get install -y -qq --no-install-recommends slurm-wlm munge >"$WORK/apt.log" 2>&1); then
+    tail -5 "$WORK/apt.log" 2>/dev/null || true
+    skip "slurm: slurm-wlm and munge cannot be installed here"
+    exit 0
+  fi
+fi
+
+T="$WORK/slurm"
+mkdir -p "$T/state" "$T/spool" "$T/run"
+chmod 700 "$T"
+DAEMONS=()
+
+slurm_cleanup() {
+  set +e
+  if [ -n "${SLURM_CONF:-}" ] && [ -e "$T/slurmctld.pid" ]; then
+    scancel --full -u root >/dev/null 2>&1
+    sleep 1
+  fi
+  local pid
+  for pid in "${DAEMONS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  sleep 1
+  for pid in "${DAEMONS[@]}"; do kill_session "$pid"; done
+  fs_cleanup
+}
+trap slurm_cleanup EXIT
+
+# --- munge with a key of its own --------------------------------------------------------------
+dd if=/dev/urandom of="$T/munge.key" bs=1024 count=1 status=none
+chmod 400 "$T/munge.key"
+setsid munged -F --force --key-file="$T/munge.key" --socket="$T/run/munge.sock" \
+  --pid-file="$T/run/munged.pid" --log-file="$T/munged.log" --seed-file="$T/munge.seed" \
+  >"$T/munged.out" 2>&1 &
+DAEMONS+=($!)
+for _ in $(seq 100); do [ -S "$T/run/munge.sock" ] && break; sleep 0.1; done
+check "munged is up (socket $T/run/munge.sock)" test -S "$T/run/munge.sock"
+
+# --- slurm.conf for this machine ---------------------------------------------------------------
+host=$(hostname -s)
+node_line=$(slurmd -C | head -1)
+base=$((20000 + $$ % 20000))
+cat >"$T/slurm.conf" <<CONF
+ClusterName=fstest
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$T/run/munge.sock
+StateSaveLocation=$T/state
+SlurmdSpoolDir=$T/spool
+SlurmctldPidFile=$T/slurmctld.pid
+SlurmdPidFile=$T/slurmd.pid
+SlurmctldLogFile=$T/slurmctld.log
+SlurmdLogFile=$T/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+ReturnToService=2
+MinJobAge=900
+KillWait=10
+InactiveLimit=0
+Waittime=0
+$node_line State=UNKNOWN
+# Five ranks (a 2-rank chain and 3 slices) share the cores: the synthetic model spins on the
+# wall clock, so its tasks take as long on a shared core.
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
+CONF
+export SLURM_CONF="$T/slurm.conf"
+
+setsid slurmctld -D -c -i >"$T/slurmctld.out" 2>&1 &
+DAEMONS+=($!)
+setsid slurmd -D >"$T/slurmd.out" 2>&1 &
+DAEMONS+=($!)
+up=0
+for _ in $(seq 60); do
+  if sinfo -h -o %T 2>/dev/null | grep -q -E '^(idle|mixed|allocated)'; then up=1; break; fi
+  sleep 1
+done
+if [ $up -eq 1 ]; then
+  pass "slurmctld and slurmd are up; node: $node_line"
+else
+  fail "the node did not come up within 60 s"
+  for f in slurmctld.log slurmd.log slurmctld.out slurmd.out munged.log; do
+    echo "    --- $f"
+    tail -15 "$T/$f" 2>/dev/null | sed 's/^/    | /'
+  done
+  finish
+  exit 1
+fi
+
+# --- the sweep: 24 points x 20 replicas x 0.5 s = 240 s of work ---------------------------------
+RUN="$WORK/run"
+mkdir -p "$RUN"
+cat >"$RUN/walltime.toml" <<'TOML'
+# About 2 minutes on 2 ranks: jobs with a 1-minute walltime must hand it on several times.
+[sweep]
+model = "synthetic"
+seed = 7519
+output = "walltime.h5"
+replicas = 20
+[params]
+work = "500ms"
+sd = 2.0
+[axes]
+mean = { linear = [-3.0, 3.0], n = 24 }
+TOML
+cat >"$RUN/site.conf" <<SITE
+FS_BIN="$FS"
+FS_LAUNCHER=mpirun
+FS_MPIRUN_FLAGS="--allow-run-as-root --oversubscribe"
+FS_TIME=1
+FS_SIGNAL_LEAD=30
+FS_MAX_RESUBMITS=10
+FS_LOG_ROOT="$RUN/logs"
+SITE
+
+cd "$RUN"
+section "submit: a chained sweep on 2 ranks and a 3-slice job array"
+t0=$(date +%s)
+RC=0
+"$SCRIPTS/submit.sh" --site "$RUN/site.conf" --ntasks 2 --name chain walltime.toml chain.h5 \
+  >"$WORK/submit_chain.out" 2>"$WORK/submit_chain.err" || RC=$?
+expect_rc "submit.sh for the chained sweep" 0 submit_chain
+RC=0
+"$SCRIPTS/submit.sh" --site "$RUN/site.conf" --ntasks 1 --slices 3 --name sliced walltime.toml \
+  sliced.h5 >"$WORK/submit_sliced.out" 2>"$WORK/submit_sliced.err" || RC=$?
+expect_rc "submit.sh for the job array" 0 submit_sliced
+
+section "wait (at most $LIMIT_S s) until no job of ours is left"
+while squeue -h -o %i 2>/dev/null | grep -q .; do
+  if [ $(($(date +%s) - t0)) -gt "$LIMIT_S" ]; then
+    fail "jobs still queued or running after $LIMIT_S s:"
+    squeue 2>&1 | sed 's/^/    | /'
+    break
+  fi
+  sleep 3
+done
+elapsed=$(($(date +%s) - t0))
+pass "the queue drained after $elapsed s"
+
+show_logs() {
+  echo "    --- $1/history"
+  sed 's/^/    | /' "$RUN/logs/$1/history" 2>/dev/null | tail -30
+  tail -n 5 "$RUN/logs/$1/"*.out 2>/dev/null | sed 's/^/    | /' | tail -40
+}
+
+section "the chained sweep"
+starts=$(grep -c 'start attempt' "$RUN/logs/chain/history" 2>/dev/null || echo 0)
+stops=$(grep -c 'exit 75' "$RUN/logs/chain/history" 2>/dev/null || echo 0)
+if [ "$stops" -ge 1 ] && [ "$starts" -eq $((stops + 1)) ]; then
+  pass "the walltime cut the sweep $stops time(s); $starts jobs in the chain"
+else
+  fail "expected >= 1 interruption and one more job than interruptions: $starts starts, $stops x exit 75"
+  show_logs chain
+fi
+check "every interrupted job was told by the signal (log says SIGUSR1)" \
+  test "$(cat "$RUN"/logs/chain/fs-chain-*.out 2>/dev/null | grep -c 'got SIGUSR1')" -ge "$stops"
+check "the last job exited 0" grep -q 'exit 0$' <(grep 'end attempt' "$RUN/logs/chain/history" | tail -1)
+check "chain.h5 is complete (complete = 1)" test "$(attr_complete "$RUN/chain.h5" 2>/dev/null)" = 1
+check "the journal is gone" test ! -e "$RUN/chain.h5.journal"
+[ "$(attr_complete "$RUN/chain.h5" 2>/dev/null)" = 1 ] || show_logs chain
+
+section "the job array and the merge"
+for i in 0 1 2; do
+  check "slice $i/3 wrote its file" test -f "$RUN/sliced.slice-$i-of-3.h5"
+done
+sstops=$(grep -c 'exit 75' "$RUN/logs/sliced/history" 2>/dev/null || echo 0)
+pass "the walltime cut slices $sstops time(s) in all"
+check "the merge job merged the slices" grep -q 'merge: .* complete' "$RUN/logs/sliced/history"
+check "sliced.h5 is complete (complete = 1)" test "$(attr_complete "$RUN/sliced.h5" 2>/dev/null)" = 1
+[ "$(attr_complete "$RUN/sliced.h5" 2>/dev/null)" = 1 ] || show_logs sliced
+
+if [ -f "$RUN/chain.h5" ] && [ -f "$RUN/sliced.h5" ]; then
+  same_results "chained (unsliced) vs 3 slices merged" "$RUN/chain.h5" "$RUN/sliced.h5"
+fi
+if [ "$FS_FAILED" -gt 0 ]; then
+  echo "    --- slurmctld.log (tail)"
+  tail -20 "$T/slurmctld.log" | sed 's/^/    | /'
+fi
+finish
