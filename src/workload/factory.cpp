@@ -312,7 +312,13 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
     w.stats.jobs = static_cast<std::int64_t>(w.jobs.size());
   } else {
     const int gen_nodes = generator_nodes(table, nodes);
-    const std::string text = table.canonical_text();
+    // The streams' text is the table without target_load and scale: points that differ only
+    // in load get the same jobs, scaled (FARS §6.1.2 varies load "by adjusting job service
+    // times"), so load sweeps are paired like policy comparisons (DESIGN §4).
+    Params stream_table;
+    for (const auto& [k, v] : table.values())
+      if (k != "target_load" && k != "scale") stream_table.set(k, v);
+    const std::string text = stream_table.canonical_text();
     Engine arrivals = ctx.stream(Purpose::arrivals, text);
     Engine runtimes = ctx.stream(Purpose::runtimes, text);
     Engine sizes = ctx.stream(Purpose::sizes, text);

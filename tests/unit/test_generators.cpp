@@ -242,6 +242,15 @@ TEST_CASE("workload factory: generated sources, streams and load", "[workload]")
   CHECK(same_jobs(w, make_workload(t, 256, context())));
   CHECK(!same_jobs(w, make_workload(t, 256, context(1))));
 
+  // Another load gives the same jobs with run times scaled by one factor (paired load sweeps).
+  Params t2 = t;
+  t2.set("target_load", 0.4);
+  const Workload w2 = make_workload(t2, 256, context());
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    REQUIRE(w2.jobs[i].submit_s == w.jobs[i].submit_s);
+    REQUIRE(w2.jobs[i].runtime_s == Approx(w.jobs[i].runtime_s * 0.5).epsilon(1e-12));
+  }
+
   // FARS defaults to the paper's 70 % load (§5.2.1), unless scale = "none".
   Params f;
   f.set("source", std::string("fars"));

@@ -45,9 +45,10 @@ const std::vector<std::string>& workload_duration_keys();
 void validate_workload(const Params& table, const std::filesystem::path& base_dir);
 
 // The jobs for one replica on a machine of `nodes` nodes. Generated workloads draw from
-// ctx.stream(Purpose::arrivals / runtimes / sizes, canonical text of the table), so points that
-// differ only in policy get the same jobs. Trace workloads are cached per file and options
-// (parsed once per process).
+// ctx.stream(Purpose::arrivals / runtimes / sizes, canonical text of the table without
+// target_load and scale), so points that differ only in policy get the same jobs, and points
+// that differ only in load get the same jobs scaled. Trace workloads are cached per file and
+// options (parsed once per process).
 Workload make_workload(const Params& table, int nodes, const models::RunContext& ctx);
 
 }  // namespace faultsweep::workload
