@@ -1,6 +1,7 @@
 #include "faultsweep/models/registry.hpp"
 
 #include "faultsweep/models/checkpoint_sim_model.hpp"
+#include "faultsweep/models/cluster.hpp"
 #include "faultsweep/models/markov_availability.hpp"
 #include "faultsweep/models/synthetic.hpp"
 
@@ -10,7 +11,9 @@ const std::vector<const Model*>& all_models() {
   static const MarkovAvailability markov_availability;
   static const CheckpointSimModel checkpoint_sim;
   static const Synthetic synthetic;
-  static const std::vector<const Model*> list{&markov_availability, &checkpoint_sim, &synthetic};
+  static const ClusterModel cluster;
+  static const std::vector<const Model*> list{&markov_availability, &checkpoint_sim, &synthetic,
+                                              &cluster};
   return list;
 }
 

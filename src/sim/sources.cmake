@@ -1,4 +1,5 @@
 # Sources of the sim area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine.cpp
+  src/models/cluster.cpp
 )

@@ -1,0 +1,281 @@
+#include "faultsweep/models/cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "faultsweep/core/duration.hpp"
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/failures/factory.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/sim/engine.hpp"
+#include "faultsweep/workload/factory.hpp"
+
+namespace faultsweep::models {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Re-throws an InputError of a sub-table with the table's name in front of its key.
+template <class F>
+void in_table(const std::string& table, F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    if (e.key().empty() && e.value().empty() && e.expected().empty())
+      throw InputError(table, "", e.what());
+    throw InputError(e.key().empty() ? table : table + "." + e.key(), e.value(), e.expected());
+  }
+}
+
+// The mean time between failures of one node implied by the failures table (see the header),
+// +inf for no failures, NaN when the table does not say (a trace).
+double table_node_mtbf_s(const Params& f, int nodes) {
+  const std::string process = f.has("process") ? f.str("process") : "none";
+  if (process == "none") return kInf;
+  if (process == "bathtub") return f.real("mtbf");
+  if (process == "zhang") {
+    // Zhang §3.2: system-wide inter-failure times ~ Weibull(shape, scale).
+    const double shape = f.real("shape"), scale = f.real("scale");
+    return nodes * scale * std::tgamma(1.0 + 1.0 / shape);
+  }
+  if (process == "renewal") {
+    Params law;
+    for (const auto& [k, v] : f.values())
+      if (k != "process" && k.rfind("downtime", 0) != 0) law.set(k, v);
+    return dist::Dist::from_params(law).mean();
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double node_mtbf_s(const Params& p) {
+  if (p.has("node_mtbf")) return p.real("node_mtbf");
+  double m = std::numeric_limits<double>::quiet_NaN();
+  in_table("failures",
+           [&] { m = table_node_mtbf_s(p.sub("failures"), static_cast<int>(p.integer("nodes"))); });
+  return m;
+}
+
+sim::SimConfig config_of(const Params& p) {
+  sim::SimConfig c;
+  c.nodes = static_cast<int>(p.integer("nodes"));
+  c.on_failure = sim::on_failure_from(p.str("on_failure"));
+  c.checkpoint = sim::checkpoint_mode_from(p.str("checkpoint"));
+  c.checkpoint_interval_s = p.real("checkpoint_interval");
+  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none ? 0 : p.real("checkpoint_cost");
+  if (c.checkpoint == sim::CheckpointMode::young || c.checkpoint == sim::CheckpointMode::daly)
+    c.node_mtbf_s = node_mtbf_s(p);
+  c.horizon_s = p.has("horizon") ? p.real("horizon") : kInf;
+  return c;
+}
+
+// Without a horizon, failures are generated up to a bound no realistic run reaches (the
+// header says which).
+double generation_bound_s(const std::vector<workload::Job>& jobs, int nodes) {
+  double node_s = 0, longest_s = 0, last_s = 0;
+  for (const workload::Job& j : jobs) {
+    node_s += j.size * j.runtime_s;
+    longest_s = std::max(longest_s, j.runtime_s);
+    last_s = std::max(last_s, j.submit_s);
+  }
+  return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
+}
+
+ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional<Value> def,
+               std::string help, std::vector<std::string> choices = {}, double min = -kInf) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.kind = kind;
+  s.unit = std::move(unit);
+  s.default_value = std::move(def);
+  s.help = std::move(help);
+  s.choices = std::move(choices);
+  s.min = min;
+  return s;
+}
+
+}  // namespace
+
+std::string ClusterModel::description() const {
+  return "cluster simulator: a workload (SWF trace or generator) on `nodes` nodes with node "
+         "failures, a queue policy (FCFS, EASY), an allocator (first fit, round robin), "
+         "requeue or wait-for-repair on failure (FARS §5.1) and periodic / Young / Daly "
+         "checkpointing (Zhang et al. §5.1); performance and reliability metrics of Zhang "
+         "§3.3, FARS §5.3 and Gottumukkala §6.4.5";
+}
+
+const std::vector<ParamSpec>& ClusterModel::params() const {
+  static const std::vector<ParamSpec> specs = [] {
+    std::vector<ParamSpec> s;
+    ParamSpec nodes = spec("nodes", ParamKind::integer, "", std::nullopt, "machine size (nodes)");
+    nodes.min = 1;
+    nodes.max = 1 << 24;
+    s.push_back(nodes);
+    ParamSpec w = spec("workload", ParamKind::table, "", std::nullopt,
+                       "the jobs: { source = \"swf\" | \"fars\" | \"lublin\" | \"zhang\", ... } "
+                       "(workload/factory.hpp)");
+    w.duration_keys = workload::workload_duration_keys();
+    // Required, but checked in validate(): the job loader (sweep/job.cpp fill_defaults) looks
+    // for the table's own name, which a flattened table never has.
+    w.optional = true;
+    s.push_back(w);
+    ParamSpec f = spec("failures", ParamKind::table, "", std::nullopt,
+                       "node failures: { process = \"none\" | \"renewal\" | \"bathtub\" | "
+                       "\"zhang\" | \"trace\", ... } (failures/factory.hpp)");
+    f.duration_keys = failures::failure_duration_keys();
+    f.optional = true;  // as workload
+    s.push_back(f);
+    s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
+                     "queue policy: FCFS, or FCFS with EASY backfilling", {"fcfs", "easy"}));
+    s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
+                     "node allocation: lowest free ids, or round robin",
+                     {"first_fit", "round_robin"}));
+    s.push_back(spec("on_failure", ParamKind::string, "", Value(std::string("requeue_head")),
+                     "a job hit by a failure restarts from its last checkpoint: requeued at the "
+                     "head, at its original place, or on its own nodes after the repair",
+                     {"requeue_head", "requeue_original", "wait_repair"}));
+    s.push_back(spec("checkpoint", ParamKind::string, "", Value(std::string("none")),
+                     "checkpointing: none, periodic (checkpoint_interval), or the Young / Daly "
+                     "optimum for each job's MTBF",
+                     {"none", "periodic", "young", "daly"}));
+    s.push_back(spec("checkpoint_interval", ParamKind::duration, "s", Value(4 * kHour_s),
+                     "work between checkpoints (periodic)", {}, 0.0));
+    s.push_back(spec("checkpoint_cost", ParamKind::duration, "s", Value(5 * kMinute_s),
+                     "wall time of one checkpoint", {}, 0.0));
+    ParamSpec mtbf = spec("node_mtbf", ParamKind::duration, "s", std::nullopt,
+                          "node MTBF for young / daly (default: from the failures table)", {}, 0.0);
+    mtbf.optional = true;
+    s.push_back(mtbf);
+    ParamSpec horizon = spec(
+        "horizon", ParamKind::duration, "s", std::nullopt,
+        "stop injecting failures and stop the run here (default: until all jobs finish)", {}, 0.0);
+    horizon.optional = true;
+    s.push_back(horizon);
+    return s;
+  }();
+  return specs;
+}
+
+const std::vector<MetricSpec>& ClusterModel::metrics() const {
+  static const std::vector<MetricSpec> specs{
+      {"utilization", "1",
+       "useful work / capacity: sum over completed jobs of size x runtime (failure-free) / "
+       "(nodes x makespan); makespan = last completion (or the horizon) - first submit"},
+      {"mean_response_s", "s", "completion - submit, mean over completed jobs"},
+      {"mean_slowdown", "1", "response / runtime, mean over completed jobs (Zhang §3.3)"},
+      {"mean_bounded_slowdown", "1",
+       "max(1, response / max(runtime, 10 s)), mean over completed jobs"},
+      {"work_loss_ratio", "1",
+       "per job, wall time of executions rolled back by failures / total execution time, "
+       "mean over completed jobs (Zhang §3.3)"},
+      {"sul_node_hours", "node*h",
+       "service unit loss (FARS §5.3): size x (rolled-back execution time + time suspended "
+       "on its nodes waiting for a repair), summed over jobs"},
+      {"jfr", "1", "job failure rate (FARS §5.3): jobs interrupted at least once / jobs submitted"},
+      {"fsd", "1",
+       "failure slowdown (FARS §5.3): delay caused by failures / max(runtime, 10 s), mean "
+       "over completed jobs; delay = (completion - first start) - failure-free wall time "
+       "(runtime + its checkpoint overheads)"},
+      {"throughput_per_h", "1/h", "completed jobs / makespan"},
+      {"mct", "s",
+       "mean completion time (Gottumukkala §6.4.5): completion - first start, mean over "
+       "completed jobs (seconds, not normalised by the unit run length)"},
+      {"mwt", "s",
+       "mean waste time (Gottumukkala §6.4.5): rolled-back execution time + time suspended "
+       "for a repair per job, mean over completed jobs (seconds, not normalised)"},
+      {"failures", "1", "node failures during the run"},
+      {"job_failures", "1", "failures that hit a running job (interrupted executions)"},
+      {"mean_wait_s", "s", "time in the queue (all waits, requeues included), mean over completed"},
+      {"makespan_s", "s", "last completion (or the horizon) - first submit"},
+      {"jobs", "1", "jobs submitted (rejected ones excluded)"},
+      {"unfinished_jobs", "1", "jobs not finished at the horizon"},
+      {"rejected_jobs", "1", "jobs wider than the machine, never started"},
+  };
+  return specs;
+}
+
+void ClusterModel::validate(const Params& p, const std::filesystem::path& base_dir) const {
+  const auto nodes = p.integer("nodes");
+  if (nodes < 1 || nodes > (1 << 24))
+    throw InputError("nodes", std::to_string(nodes), "must be in 1 .. 16777216");
+  for (const char* table : {"workload", "failures"})
+    if (p.sub(table).values().empty())
+      throw InputError(table, "(missing)",
+                       "required by model cluster: an inline table, see "
+                       "include/faultsweep/models/cluster.hpp");
+  in_table("workload", [&] { workload::validate_workload(p.sub("workload"), base_dir); });
+  in_table("failures", [&] {
+    failures::validate_failures(p.sub("failures"), static_cast<int>(nodes), base_dir);
+  });
+  (void)policy::make_queue_policy(p.str("queue"));
+  (void)policy::make_allocator(p.str("allocator"));
+  (void)sim::on_failure_from(p.str("on_failure"));
+  const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
+  if (mode == sim::CheckpointMode::periodic && !(p.real("checkpoint_interval") > 0))
+    throw InputError("checkpoint_interval", format_duration(p.real("checkpoint_interval")),
+                     "must be > 0 with checkpoint = \"periodic\"");
+  if (mode == sim::CheckpointMode::young || mode == sim::CheckpointMode::daly) {
+    if (!(p.real("checkpoint_cost") > 0))
+      throw InputError("checkpoint_cost", format_duration(p.real("checkpoint_cost")),
+                       "must be > 0 with checkpoint = \"young\" or \"daly\"");
+    const double m = node_mtbf_s(p);
+    if (std::isnan(m))
+      throw InputError("node_mtbf", "(missing)",
+                       "required with checkpoint = \"" + p.str("checkpoint") +
+                           "\" when the failures table gives no mean rate (a trace)");
+    if (!(m > 0)) throw InputError("node_mtbf", format_duration(m), "must be > 0");
+  }
+  if (p.has("horizon") && !(p.real("horizon") > 0 && std::isfinite(p.real("horizon"))))
+    throw InputError("horizon", format_duration(p.real("horizon")), "must be > 0 and finite");
+}
+
+double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
+  // Jobs simulated (the trace's length is not read here: only the order of costs matters).
+  const Params w = p.sub("workload");
+  if (w.has("max_jobs")) return static_cast<double>(w.integer("max_jobs"));
+  if (w.has("jobs")) return static_cast<double>(w.integer("jobs"));
+  return 1e5;
+}
+
+void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
+  sim::SimConfig cfg = config_of(p);
+  const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
+  cfg.failure_stop_s =
+      std::isfinite(cfg.horizon_s) ? cfg.horizon_s : generation_bound_s(w.jobs, cfg.nodes);
+  const auto source =
+      failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
+  const auto queue = policy::make_queue_policy(p.str("queue"));
+  const auto allocator = policy::make_allocator(p.str("allocator"));
+  sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator);
+  const sim::Metrics m = s.run(ctx.stop);
+
+  FS_CHECK(out.size() == metrics().size(), "cluster: wrong number of metric slots");
+  const double values[] = {m.utilization,
+                           m.mean_response_s,
+                           m.mean_slowdown,
+                           m.mean_bounded_slowdown,
+                           m.work_loss_ratio,
+                           m.sul_node_hours,
+                           m.jfr,
+                           m.fsd,
+                           m.throughput_per_h,
+                           m.mct_s,
+                           m.mwt_s,
+                           static_cast<double>(m.failures),
+                           static_cast<double>(m.job_failures),
+                           m.mean_wait_s,
+                           m.makespan_s,
+                           static_cast<double>(m.jobs),
+                           static_cast<double>(m.unfinished),
+                           static_cast<double>(m.rejected)};
+  static_assert(std::size(values) == 18);
+  std::copy(std::begin(values), std::end(values), out.begin());
+}
+
+}  // namespace faultsweep::models
