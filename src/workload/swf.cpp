@@ -54,7 +54,17 @@ std::string slurp(const std::filesystem::path& path) {
         gzclose(gz);
         throw InputError(fmt::format("{}: corrupt gzip data: {}", path.string(), msg));
       }
-      if (n == 0) break;
+      if (n == 0) {
+        // A truncated stream ends like a complete one but leaves Z_BUF_ERROR behind.
+        int code = Z_OK;
+        const std::string msg = gzerror(gz, &code);
+        if (code != Z_OK) {
+          gzclose(gz);
+          throw InputError(
+              fmt::format("{}: truncated or corrupt gzip data: {}", path.string(), msg));
+        }
+        break;
+      }
       used += static_cast<std::size_t>(n);
     }
     gzclose(gz);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/params.hpp"
@@ -353,4 +355,20 @@ TEST_CASE("workload factory: SWF traces with windows, options and the cache", "[
   CHECK(make_workload(bad, 8, context()).stats.bad_lines == 4);
   bad.set("bad_lines", std::string("fail"));
   CHECK_THROWS_AS(make_workload(bad, 8, context()), InputError);
+}
+
+TEST_CASE("workload factory: replicas on several threads share one parse", "[workload][swf]") {
+  Params t;
+  t.set("source", std::string("swf"));
+  t.set("file", std::string("tests/data/swf/basic.swf"));
+  t.set("procs_per_node", std::int64_t{2});  // a cache entry no other test uses
+  std::vector<Workload> out(4);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    threads.emplace_back([&, i] { out[i] = make_workload(t, 64, context(i)); });
+  for (auto& th : threads) th.join();
+  for (const Workload& w : out) {
+    CHECK(w.jobs.size() == 6);
+    CHECK(same_jobs(w, out[0]));
+  }
 }

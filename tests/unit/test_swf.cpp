@@ -4,7 +4,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+
+#include <unistd.h>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/workload/swf.hpp"
@@ -146,6 +150,19 @@ TEST_CASE("SWF bad lines: skipped and counted with file:line, or fatal", "[swf]"
           std::string::npos);
   }
   CHECK_THROWS_AS(read_swf(fixture("does_not_exist.swf")), InputError);
+}
+
+TEST_CASE("SWF truncated gzip is an error, not a shorter trace", "[swf]") {
+  std::ifstream in(fixture("basic.swf.gz"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("faultsweep_truncated_" + std::to_string(::getpid()) + ".swf.gz");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  }
+  CHECK_THROWS_WITH(read_swf(path), Catch::Contains("truncated or corrupt gzip"));
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("SWF real logs: KTH-SP2 and SDSC-SP2 (needs FAULTSWEEP_DATA)", "[swf][real_data]") {
