@@ -1,4 +1,5 @@
 # Unit tests of the sim area (explicit list).
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_engine.cpp
+  unit/test_cluster_model.cpp
 )

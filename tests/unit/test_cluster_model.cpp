@@ -1,0 +1,171 @@
+// Tests of the `cluster` model (models/cluster): its metrics' names and units, common random
+// numbers across queue policies and allocators, determinism, checkpointing that pays off, and
+// bad input reported under the full key ("workload.source", "failures.shape").
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/models/cluster.hpp"
+#include "faultsweep/models/registry.hpp"
+
+using namespace faultsweep;
+
+namespace {
+
+// A point as the job loader would build it (tables flattened, durations in seconds).
+Params point(const std::string& queue = "easy", const std::string& allocator = "first_fit") {
+  Params p;
+  p.set("nodes", std::int64_t{64});
+  p.set("workload.source", std::string("fars"));
+  p.set("workload.jobs", std::int64_t{1500});
+  p.set("workload.mean_interarrival", 600.0);
+  p.set("workload.mean_runtime", 4 * 3600.0);
+  p.set("workload.mean_size", 8.0);
+  p.set("failures.process", std::string("renewal"));
+  p.set("failures.dist", std::string("weibull"));
+  p.set("failures.shape", 0.7);
+  p.set("failures.scale", 5 * 86400.0);
+  p.set("failures.downtime", 3600.0);
+  p.set("queue", queue);
+  p.set("allocator", allocator);
+  p.set("on_failure", std::string("requeue_head"));
+  p.set("checkpoint", std::string("none"));
+  p.set("checkpoint_interval", 4 * 3600.0);
+  p.set("checkpoint_cost", 300.0);
+  return p;
+}
+
+std::vector<double> run(const Params& p, std::uint64_t replica = 0) {
+  const models::ClusterModel m;
+  m.validate(p, ".");
+  models::RunContext ctx;
+  ctx.master_seed = 42;
+  ctx.replica = replica;
+  std::vector<double> out(m.metrics().size());
+  m.run(p, ctx, out);
+  return out;
+}
+
+std::size_t index_of(const std::string& metric) {
+  const auto& specs = models::ClusterModel().metrics();
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].name == metric) return i;
+  FAIL("no metric " << metric);
+  return 0;
+}
+
+std::string key_of_error(const Params& p) {
+  try {
+    models::ClusterModel().validate(p, ".");
+  } catch (const InputError& e) {
+    return e.key();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("cluster: registered, with the metric names and units the issue asks for", "[cluster]") {
+  REQUIRE(models::find_model("cluster") != nullptr);
+  const std::vector<std::pair<std::string, std::string>> expected{{"utilization", "1"},
+                                                                  {"mean_response_s", "s"},
+                                                                  {"mean_slowdown", "1"},
+                                                                  {"mean_bounded_slowdown", "1"},
+                                                                  {"work_loss_ratio", "1"},
+                                                                  {"sul_node_hours", "node*h"},
+                                                                  {"jfr", "1"},
+                                                                  {"fsd", "1"},
+                                                                  {"throughput_per_h", "1/h"},
+                                                                  {"mct", "s"},
+                                                                  {"mwt", "s"},
+                                                                  {"failures", "1"},
+                                                                  {"job_failures", "1"}};
+  const auto& specs = models::ClusterModel().metrics();
+  for (const auto& [name, unit] : expected) CHECK(specs[index_of(name)].unit == unit);
+}
+
+TEST_CASE("cluster: points differing only in queue or allocator see the same jobs and failures",
+          "[cluster][crn]") {
+  // With a horizon inside the workload the run always lasts to the horizon, so the failure
+  // count is that of the failure stream alone; the job count is that of the workload alone.
+  for (std::uint64_t replica = 0; replica < 3; ++replica) {
+    std::vector<std::vector<double>> runs;
+    for (const auto& [q, a] : std::vector<std::pair<std::string, std::string>>{
+             {"easy", "first_fit"}, {"fcfs", "first_fit"}, {"easy", "round_robin"}}) {
+      Params p = point(q, a);
+      p.set("horizon", 5 * 86400.0);
+      runs.push_back(run(p, replica));
+    }
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+      CHECK(runs[k][index_of("failures")] == runs[0][index_of("failures")]);
+      CHECK(runs[k][index_of("jobs")] == runs[0][index_of("jobs")]);
+      CHECK(runs[k][index_of("makespan_s")] == runs[0][index_of("makespan_s")]);
+    }
+    CHECK(runs[0][index_of("failures")] > 20);  // not vacuous
+    // The policies do differ: FCFS waits longer than EASY on the same jobs.
+    CHECK(runs[1][index_of("mean_wait_s")] > runs[0][index_of("mean_wait_s")]);
+  }
+  // Without a horizon, the workload is the same as well: every job completes in both.
+  const auto easy = run(point("easy")), fcfs = run(point("fcfs"));
+  CHECK(easy[index_of("jobs")] == 1500);
+  CHECK(fcfs[index_of("jobs")] == 1500);
+  CHECK(easy[index_of("unfinished_jobs")] == 0);
+}
+
+TEST_CASE("cluster: one replica is a pure function of (point, replica, seed)", "[cluster]") {
+  const auto a = run(point(), 3), b = run(point(), 3), c = run(point(), 4);
+  CHECK(a == b);
+  CHECK(a != c);
+}
+
+TEST_CASE("cluster: Young and Daly checkpointing cut the work lost to failures", "[cluster]") {
+  // Jobs of about 4 h (load 0.7 at one 8-node job per 2600 s) on nodes failing every ~2.5 d:
+  // a 8-node job fails every ~7.6 h, so without checkpoints much of its work is redone.
+  Params none = point();
+  none.set("workload.mean_interarrival", 2600.0);
+  none.set("failures.scale", 2 * 86400.0);
+  Params young = none;
+  young.set("checkpoint", std::string("young"));
+  Params daly = none;
+  daly.set("checkpoint", std::string("daly"));
+  const auto n = run(none), y = run(young), d = run(daly);
+  const std::size_t sul = index_of("sul_node_hours");
+  CHECK(y[sul] < 0.5 * n[sul]);
+  CHECK(d[sul] < 0.5 * n[sul]);
+  CHECK(y[index_of("work_loss_ratio")] < n[index_of("work_loss_ratio")]);
+  CHECK(y[index_of("failures")] > 100);
+}
+
+TEST_CASE("cluster: bad input names the full key", "[cluster][input]") {
+  Params p = point();
+  p.set("workload.source", std::string("csv"));
+  CHECK(key_of_error(p) == "workload.source");
+
+  p = point();
+  p.set("failures.shape", -1.0);
+  CHECK(key_of_error(p).rfind("failures", 0) == 0);
+
+  p = point();
+  p.set("checkpoint", std::string("sometimes"));
+  CHECK(key_of_error(p) == "checkpoint");
+
+  p = point();
+  p.set("checkpoint", std::string("periodic"));
+  p.set("checkpoint_interval", 0.0);
+  CHECK(key_of_error(p) == "checkpoint_interval");
+
+  p = point();
+  p.set("checkpoint", std::string("young"));
+  p.set("checkpoint_cost", 0.0);
+  CHECK(key_of_error(p) == "checkpoint_cost");
+
+  Params missing;
+  missing.set("nodes", std::int64_t{4});
+  CHECK(key_of_error(missing) == "workload");
+
+  CHECK(key_of_error(point()) == "(no error)");
+}
