@@ -14,7 +14,7 @@ namespace {
 std::size_t start_prefix(const QueueState& s, int& free, std::vector<std::int32_t>& start) {
   std::size_t pos = 0;
   for (; pos < s.waiting.size(); ++pos) {
-    const std::int32_t size = s.info[static_cast<std::size_t>(s.waiting[pos])].size;
+    const std::int32_t size = s.sizes[pos];
     if (size > free) break;
     free -= size;
     start.push_back(static_cast<std::int32_t>(pos));
@@ -70,10 +70,22 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
     if (std::isnan(first)) first = shadow_s;
   }
 
-  // Backfill: later jobs that fit now and do not delay the reservation.
-  for (std::size_t pos = head_pos + 1; pos < s.waiting.size() && free > 0; ++pos) {
+  // Backfill: later jobs that fit now and do not delay the reservation. Most waiting jobs do
+  // not fit the few free nodes: skip them on the contiguous size array.
+  const std::int32_t* sizes = s.sizes.data();
+  const std::size_t n = s.sizes.size();
+  constexpr std::size_t kBlock = 16;
+  for (std::size_t pos = head_pos + 1; pos < n && free > 0; ++pos) {
+    // Skip whole blocks with no job that fits: a branch-free test the compiler vectorises.
+    while (pos + kBlock <= n) {
+      int fits = 0;
+      for (std::size_t k = 0; k < kBlock; ++k) fits |= static_cast<int>(sizes[pos + k] <= free);
+      if (fits != 0) break;
+      pos += kBlock;
+    }
+    if (pos >= n) break;
+    if (sizes[pos] > free) continue;
     const JobInfo& j = s.info[static_cast<std::size_t>(s.waiting[pos])];
-    if (j.size > free) continue;
     if (s.now_s + j.est_wall_s <= shadow_s) {
       free -= j.size;
     } else if (j.size <= extra) {

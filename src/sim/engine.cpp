@@ -98,6 +98,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   // execution or extended repair still in the future); the vector grows only past that.
   events_.reserve(8 * n_nodes + 64);
   waiting_.reserve(jobs.size());
+  waiting_size_.reserve(jobs.size());
   running_.reserve(n_nodes);
   suspended_.reserve(n_nodes);
   start_positions_.reserve(jobs.size());
@@ -183,6 +184,7 @@ void Simulation::on_submit(std::int32_t j) {
   } else {
     set_job_state(r, JobState::waiting);
     waiting_.push_back(j);  // the latest arrival has the largest key
+    waiting_size_.push_back(r.size);
     dirty_ = true;
   }
   if (++next_submit_ < input_.size())
@@ -312,12 +314,14 @@ void Simulation::enqueue(std::int32_t j) {
   if (cfg_.on_failure == OnFailure::requeue_head) {
     r.queue_key = --head_key_;  // ahead of everything, the latest requeue first
     waiting_.insert(waiting_.begin(), j);
+    waiting_size_.insert(waiting_size_.begin(), r.size);
     return;
   }
   const auto it = std::lower_bound(waiting_.begin(), waiting_.end(), r.queue_key,
                                    [this](std::int32_t w, std::int64_t key) {
                                      return jobs_[static_cast<std::size_t>(w)].queue_key < key;
                                    });
+  waiting_size_.insert(waiting_size_.begin() + (it - waiting_.begin()), r.size);
   waiting_.insert(it, j);
 }
 
@@ -354,22 +358,30 @@ void Simulation::schedule() {
   dirty_ = false;
   if (waiting_.empty() || free_.count() == 0) return;
   start_positions_.clear();
-  const policy::QueueState s{now_, free_.count(), waiting_, info_, this};
+  const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this};
   queue_.select(s, start_positions_);
   if (start_positions_.empty()) return;
   for (const std::int32_t pos : start_positions_)
     start_job(waiting_[static_cast<std::size_t>(pos)]);
-  // Remove the started jobs from the queue in one pass (positions are increasing).
-  std::size_t out = 0, k = 0;
-  for (std::size_t pos = 0; pos < waiting_.size(); ++pos) {
-    if (k < start_positions_.size() && static_cast<std::size_t>(start_positions_[k]) == pos) {
-      ++k;
-      continue;
-    }
-    waiting_[out++] = waiting_[pos];
+  // Remove the started jobs from the queue: move each run between started positions down in
+  // one block (positions are increasing; the prefix before the first is untouched).
+  const auto n_start = start_positions_.size();
+  auto out = static_cast<std::size_t>(start_positions_[0]);
+  for (std::size_t k = 0; k < n_start; ++k) {
+    const auto from = static_cast<std::size_t>(start_positions_[k]) + 1;
+    const auto to =
+        k + 1 < n_start ? static_cast<std::size_t>(start_positions_[k + 1]) : waiting_.size();
+    FS_CHECK(from <= to, "queue policy returned positions out of order");
+    std::copy(waiting_.begin() + static_cast<std::ptrdiff_t>(from),
+              waiting_.begin() + static_cast<std::ptrdiff_t>(to),
+              waiting_.begin() + static_cast<std::ptrdiff_t>(out));
+    std::copy(waiting_size_.begin() + static_cast<std::ptrdiff_t>(from),
+              waiting_size_.begin() + static_cast<std::ptrdiff_t>(to),
+              waiting_size_.begin() + static_cast<std::ptrdiff_t>(out));
+    out += to - from;
   }
-  FS_CHECK(k == start_positions_.size(), "queue policy returned positions out of order");
   waiting_.resize(out);
+  waiting_size_.resize(out);
 }
 
 // Future capacity for EASY: running jobs by estimated end; when nodes are down, also their

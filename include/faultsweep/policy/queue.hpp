@@ -39,6 +39,8 @@ struct QueueState {
   double now_s = 0;
   int free_nodes = 0;
   std::span<const std::int32_t> waiting;  // job ids in queue order
+  std::span<const std::int32_t> sizes;    // their sizes, in the same order (contiguous: cheap
+                                          // to scan for a job that fits)
   std::span<const JobInfo> info;          // indexed by job id
   const ReleaseSource* releases = nullptr;
 };

@@ -152,7 +152,8 @@ class Simulation final : private policy::ReleaseSource {
 
   EventQueue events_;
   std::vector<std::int32_t> waiting_;
-  std::vector<policy::Release> running_;  // by (estimated end, job)
+  std::vector<std::int32_t> waiting_size_;  // sizes in queue order, for EASY's scan
+  std::vector<policy::Release> running_;    // by (estimated end, job)
   std::vector<std::int32_t> suspended_;
   std::vector<std::int32_t> start_positions_;
   mutable std::vector<policy::Release> extra_releases_, merged_releases_;

@@ -1,0 +1,124 @@
+// Throughput of the cluster simulator (sim/engine), in simulated jobs per second on one core:
+// all of SDSC-SP2 (59,715 jobs after cleaning, 128 nodes; $FAULTSWEEP_DATA/workloads/
+// SDSC-SP2-1998-4.2-cln.swf.gz) replayed with FCFS + EASY backfilling and per-node Weibull
+// failures (shape 0.7, scale 30 d, 1 h down), no checkpoints, failed jobs requeued at the head;
+// beside it FCFS, EASY without failures, and EASY with Young checkpointing.
+//
+// The trace is parsed once (the workload factory caches it) outside the timed region; each
+// timed run builds the failure source, the policies and the Simulation and runs it to the end,
+// including the end-of-run invariant checks. Each case runs 5 times; prints the median (and
+// min..max) in jobs per second of this thread's CPU time, the wall-clock rate beside it, and
+// events per job. No pass/fail (the aim: >= 200,000 jobs/s with EASY and failures).
+// Usage: bench_cluster [path to the SWF file]   (default $FAULTSWEEP_DATA/workloads/...)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/failures/factory.hpp"
+#include "faultsweep/models/model.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/sim/engine.hpp"
+#include "faultsweep/workload/factory.hpp"
+
+namespace {
+
+using namespace faultsweep;
+constexpr int kRuns = 5;
+constexpr int kNodes = 128;
+
+double cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct Case {
+  const char* name;
+  const char* queue;
+  bool failures;
+  sim::CheckpointMode checkpoint;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string path;
+  if (argc > 1) {
+    path = argv[1];
+  } else {
+    const char* data = std::getenv("FAULTSWEEP_DATA");
+    path =
+        std::string(data ? data : "/work/shared/data") + "/workloads/SDSC-SP2-1998-4.2-cln.swf.gz";
+  }
+  Params wt;
+  wt.set("source", std::string("swf"));
+  wt.set("file", path);
+  models::RunContext ctx;
+  ctx.master_seed = 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  const workload::Workload w = workload::make_workload(wt, kNodes, ctx);
+  const double parse_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("bench_cluster: %s\n  %zu jobs on %d nodes (parsed in %.2f s, not timed)\n",
+              path.c_str(), w.jobs.size(), kNodes, parse_s);
+
+  Params ft;
+  ft.set("process", std::string("renewal"));
+  ft.set("dist", std::string("weibull"));
+  ft.set("shape", 0.7);
+  ft.set("scale", 30 * 86400.0);
+  ft.set("downtime", 3600.0);
+  Params none;
+  none.set("process", std::string("none"));
+
+  const Case cases[] = {
+      {"easy + Weibull failures", "easy", true, sim::CheckpointMode::none},
+      {"fcfs + Weibull failures", "fcfs", true, sim::CheckpointMode::none},
+      {"easy, no failures", "easy", false, sim::CheckpointMode::none},
+      {"easy + failures + Young", "easy", true, sim::CheckpointMode::young},
+  };
+  double checksum = 0;
+  for (const Case& c : cases) {
+    std::vector<double> cpu_rates, wall_rates;
+    double events_per_job = 0, failures = 0;
+    for (int r = 0; r < kRuns; ++r) {
+      const double c0 = cpu_s();
+      const auto w0 = std::chrono::steady_clock::now();
+      sim::SimConfig cfg;
+      cfg.nodes = kNodes;
+      cfg.checkpoint = c.checkpoint;
+      cfg.checkpoint_cost_s = 300;
+      cfg.node_mtbf_s = 30 * 86400.0 * 1.2658;  // Weibull(0.7, 30 d) mean
+      cfg.failure_stop_s = 1e12;
+      auto source = failures::make_failure_source(c.failures ? ft : none, kNodes, 1e12, ctx);
+      auto queue = policy::make_queue_policy(c.queue);
+      policy::FirstFit alloc;
+      sim::Simulation s(cfg, w.jobs, *source, *queue, alloc);
+      const sim::Metrics m = s.run();
+      const double cpu = cpu_s() - c0;
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+      cpu_rates.push_back(static_cast<double>(w.jobs.size()) / cpu);
+      wall_rates.push_back(static_cast<double>(w.jobs.size()) / wall);
+      events_per_job = static_cast<double>(m.events) / static_cast<double>(w.jobs.size());
+      failures = static_cast<double>(m.failures);
+      checksum += m.mean_response_s;
+    }
+    std::vector<double> sorted = cpu_rates;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[kRuns / 2];
+    const auto at = std::find(cpu_rates.begin(), cpu_rates.end(), median) - cpu_rates.begin();
+    std::printf(
+        "  %-26s %8.0f jobs/s CPU (%.0f..%.0f), wall %8.0f; %.2f events/job, %.0f failures\n",
+        c.name, median, sorted.front(), sorted.back(), wall_rates[static_cast<std::size_t>(at)],
+        events_per_job, failures);
+  }
+  std::printf("  (checksum %.6g)\n", checksum);
+  return 0;
+}
