@@ -132,7 +132,8 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     f.optional = true;  // as workload
     s.push_back(f);
     s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
-                     "queue policy: FCFS, or FCFS with EASY backfilling", {"fcfs", "easy"}));
+                     "queue policy: FCFS, FCFS with EASY backfilling, or conservative backfilling",
+                     {"fcfs", "easy", "conservative"}));
     s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
                      "node allocation: lowest free ids, or round robin",
                      {"first_fit", "round_robin"}));

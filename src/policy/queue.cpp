@@ -98,10 +98,102 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
   }
 }
 
+// The index of the step that starts at t, splitting the step that contains t if needed.
+std::size_t ConservativeBackfill::split_at(double t) {
+  const auto it = std::upper_bound(time_s_.begin(), time_s_.end(), t);
+  const auto idx = static_cast<std::size_t>(it - time_s_.begin());
+  if (time_s_[idx - 1] == t) return idx - 1;
+  time_s_.insert(it, t);
+  free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(idx), free_[idx - 1]);
+  return idx;
+}
+
+// Adds `nodes` (negative: takes them) to the profile over [begin, end).
+void ConservativeBackfill::add(double begin_s, double end_s, std::int32_t nodes) {
+  if (!(end_s > begin_s)) return;
+  const std::size_t k = split_at(begin_s);
+  split_at(end_s);
+  for (std::size_t m = k; m < time_s_.size() && time_s_[m] < end_s; ++m) free_[m] += nodes;
+}
+
+bool ConservativeBackfill::fits(double begin_s, double end_s, std::int32_t nodes) const {
+  const auto first = static_cast<std::size_t>(
+      std::upper_bound(time_s_.begin(), time_s_.end(), begin_s) - time_s_.begin() - 1);
+  for (std::size_t m = first; m < time_s_.size(); ++m) {
+    if (m > first && time_s_[m] >= end_s) break;
+    if (free_[m] < nodes) return false;
+  }
+  return true;
+}
+
+// The earliest start from which the profile holds `nodes` for `wall_s`.
+double ConservativeBackfill::earliest(std::int32_t nodes, double wall_s) const {
+  std::size_t k = 0;
+  for (std::size_t m = 0; m < time_s_.size();) {
+    if (free_[m] < nodes) {
+      k = ++m;
+      continue;
+    }
+    if (m + 1 == time_s_.size() || time_s_[m + 1] >= time_s_[k] + wall_s) break;
+    ++m;
+  }
+  FS_CHECK(k < time_s_.size(), "conservative: a job can never fit (wider than the machine?)");
+  return time_s_[k];
+}
+
+void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>& start) {
+  if (s.waiting.empty()) return;
+  if (reserved_s_.size() < s.info.size())
+    reserved_s_.resize(s.info.size(), std::numeric_limits<double>::quiet_NaN());
+  // The free-node profile from now on: free nodes now, plus each release at its time.
+  time_s_.clear();
+  free_.clear();
+  time_s_.push_back(s.now_s);
+  free_.push_back(s.free_nodes);
+  for (const Release& r : s.releases->releases()) {
+    const double t = std::max(r.time_s, s.now_s);
+    if (t > time_s_.back()) {
+      time_s_.push_back(t);
+      free_.push_back(free_.back());
+    }
+    free_.back() += r.nodes;
+  }
+  // Keep the reservations made before where they still fit (they do unless a failure or an
+  // overrun took capacity away): a job then moves only earlier, never later (compression).
+  for (const std::int32_t job : s.waiting) {
+    double& at = reserved_s_[static_cast<std::size_t>(job)];
+    if (std::isnan(at)) continue;
+    const JobInfo& j = s.info[static_cast<std::size_t>(job)];
+    at = std::max(at, s.now_s);
+    if (fits(at, at + j.est_wall_s, j.size))
+      add(at, at + j.est_wall_s, -j.size);
+    else
+      at = std::numeric_limits<double>::quiet_NaN();
+  }
+  // In queue order, each job takes the earliest slot that delays no reservation.
+  for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
+    const std::int32_t job = s.waiting[pos];
+    const JobInfo& j = s.info[static_cast<std::size_t>(job)];
+    double& at = reserved_s_[static_cast<std::size_t>(job)];
+    if (!std::isnan(at)) add(at, at + j.est_wall_s, j.size);  // give its own slot back
+    at = earliest(j.size, j.est_wall_s);
+    add(at, at + j.est_wall_s, -j.size);
+    if (log_ != nullptr) {
+      double& first = (*log_)[static_cast<std::size_t>(job)];
+      if (std::isnan(first)) first = at;
+    }
+    if (at == s.now_s) {
+      start.push_back(static_cast<std::int32_t>(pos));
+      at = std::numeric_limits<double>::quiet_NaN();  // started: no reservation any more
+    }
+  }
+}
+
 std::unique_ptr<QueuePolicy> make_queue_policy(std::string_view name) {
   if (name == "fcfs") return std::make_unique<Fcfs>();
   if (name == "easy") return std::make_unique<EasyBackfill>();
-  throw InputError("queue", std::string(name), "one of \"fcfs\", \"easy\"");
+  if (name == "conservative") return std::make_unique<ConservativeBackfill>();
+  throw InputError("queue", std::string(name), "one of \"fcfs\", \"easy\", \"conservative\"");
 }
 
 }  // namespace faultsweep::policy

@@ -132,6 +132,62 @@ TEST_CASE("easy: never delays the head job's reservation (random workloads, no f
   CHECK(backfilled > 500);
 }
 
+TEST_CASE("conservative: no job starts later than its first reservation (random workloads)",
+          "[easy][conservative][property]") {
+  // Conservative backfilling promises every waiting job a start no later than its reservation
+  // (estimates >= runtimes, no failures); EASY promises it only to the head.
+  Engine rng = make_stream(2025, 0, Purpose::tiebreaks, "conservative-property");
+  std::int64_t reservations = 0, backfilled = 0;
+  for (int rep = 0; rep < 200; ++rep) {
+    const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
+    std::vector<workload::Job> jobs;
+    double t = 0;
+    const int n_jobs = 10 + static_cast<int>(uniform01(rng) * 50);
+    for (int i = 0; i < n_jobs; ++i) {
+      t += uniform01(rng) < 0.3 ? 0 : std::floor(-20 * std::log(uniform01(rng)));
+      const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
+      const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
+      jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
+    }
+    NoFailures none;
+    policy::ConservativeBackfill cons;
+    std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
+    cons.set_reservation_log(&reservation);
+    policy::FirstFit ff;
+    sim::SimConfig cfg;
+    cfg.nodes = nodes;
+    sim::Simulation s(cfg, jobs, none, cons, ff);
+    s.run();
+    const auto& r = s.jobs();
+    for (std::size_t j = 0; j < r.size(); ++j) {
+      if (j > 0 && r[j].first_start_s < r[j - 1].first_start_s) ++backfilled;
+      REQUIRE(!std::isnan(reservation[j]));  // every job gets one
+      ++reservations;
+      INFO("rep " << rep << " job " << j << " reserved " << reservation[j] << " started "
+                  << r[j].first_start_s);
+      CHECK(r[j].first_start_s <= reservation[j]);
+    }
+  }
+  CHECK(backfilled > 300);
+}
+
+TEST_CASE("conservative: a short job backfills only where it delays no reservation", "[easy]") {
+  // 4 nodes. A (3 nodes, 100 s) runs; B (4 nodes) reserved at 100; C (1 node, 50 s) fits before
+  // 100: starts at 2. D (1 node, est 200 s) would delay B: reserved after B, at 110.
+  const std::vector<workload::Job> jobs{job(0, 0, 100, 3, 100), job(1, 1, 10, 4, 10),
+                                        job(2, 2, 40, 1, 50), job(3, 3, 150, 1, 200)};
+  NoFailures none;
+  policy::ConservativeBackfill cons;
+  policy::FirstFit alloc;
+  sim::SimConfig cfg;
+  cfg.nodes = 4;
+  sim::Simulation s(cfg, jobs, none, cons, alloc);
+  s.run();
+  CHECK(s.jobs()[1].first_start_s == 100);
+  CHECK(s.jobs()[2].first_start_s == 2);
+  CHECK(s.jobs()[3].first_start_s == 110);
+}
+
 TEST_CASE("fcfs: jobs start in arrival order", "[easy]") {
   Engine rng = make_stream(5, 0, Purpose::tiebreaks, "fcfs-order");
   std::vector<workload::Job> jobs;

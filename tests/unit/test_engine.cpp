@@ -75,7 +75,7 @@ const std::vector<failures::FailureEvent> kOneFailure{{30.0, 0, 20.0}};
 TEST_CASE("engine: 4 nodes, 3 jobs, one failure: every metric as computed by hand", "[engine]") {
   // Without checkpoints J0 loses its 30 s and is requeued at the head; at 50 node 0 is back and
   // J1 ends, so J0 restarts at 50 on nodes 0-1 and ends at 150; J2 (all 4 nodes) runs 150-190.
-  for (const char* queue : {"fcfs", "easy"}) {
+  for (const char* queue : {"fcfs", "easy", "conservative"}) {
     for (const auto mode : {sim::OnFailure::requeue_head, sim::OnFailure::requeue_original}) {
       sim::SimConfig cfg;
       cfg.nodes = 4;
@@ -245,7 +245,8 @@ TEST_CASE("engine: invariants hold on random runs with many failures, every mode
     cfg.checkpoint = rep % 2 ? sim::CheckpointMode::periodic : sim::CheckpointMode::none;
     cfg.checkpoint_interval_s = 30;
     cfg.checkpoint_cost_s = 2;
-    const Run r = simulate(cfg, jobs, fails, rep % 4 < 2 ? "easy" : "fcfs",
+    const char* queues[] = {"easy", "fcfs", "conservative"};
+    const Run r = simulate(cfg, jobs, fails, queues[rep % 3 == 0 ? 2 : rep % 2],
                            rep % 5 < 2 ? "round_robin" : "first_fit");
     CHECK(r.m.completed == 80);
     // Failures after the last completion are not simulated: the run is over.

@@ -9,7 +9,8 @@
 //   nodes               integer   machine size (jobs wider than it are rejected and counted)
 //   workload            table     workload/factory.hpp (swf, fars, lublin, zhang)
 //   failures            table     failures/factory.hpp (none, renewal, bathtub, zhang, trace)
-//   queue               string    "fcfs" | "easy" (FCFS + EASY backfilling)    default "easy"
+//   queue               string    "fcfs" | "easy" (FCFS + EASY backfilling) | "conservative"
+//                                 (conservative backfilling)                   default "easy"
 //   allocator           string    "first_fit" | "round_robin"                  default first_fit
 //   on_failure          string    "requeue_head" | "requeue_original" | "wait_repair"
 //                                 (default requeue_head)

@@ -79,7 +79,33 @@ class EasyBackfill final : public QueuePolicy {
   std::vector<Release> own_;  // releases of the jobs started in this call (grows once)
 };
 
-// "fcfs" | "easy"; throws InputError("queue", ...) otherwise.
+// Conservative backfilling (Mu'alem & Feitelson 2001): every waiting job, in queue order, gets a
+// reservation at the earliest time the free-node profile (built from the releases and the
+// reservations of the jobs ahead of it) holds its size for its estimated wall time; a job
+// starts now when its reservation is now. Reservations persist between calls and only move
+// earlier (compression: each job gives back its slot and takes the earliest that fits), so
+// no job is delayed by a later one unless a failure takes capacity away. Each call costs
+// O(queue x profile): simple, not fast, for long queues.
+class ConservativeBackfill final : public QueuePolicy {
+ public:
+  std::string_view name() const override { return "conservative"; }
+  void select(const QueueState& s, std::vector<std::int32_t>& start) override;
+  // For tests, as EasyBackfill: log[job] = the first reservation each job gets.
+  void set_reservation_log(std::vector<double>* log) { log_ = log; }
+
+ private:
+  std::size_t split_at(double t);
+  void add(double begin_s, double end_s, std::int32_t nodes);
+  bool fits(double begin_s, double end_s, std::int32_t nodes) const;
+  double earliest(std::int32_t nodes, double wall_s) const;
+
+  std::vector<double>* log_ = nullptr;
+  std::vector<double> time_s_;      // the profile: free_[k] nodes free from time_s_[k] to
+  std::vector<std::int32_t> free_;  // time_s_[k + 1] (the last step lasts forever)
+  std::vector<double> reserved_s_;  // by job id: its reservation, NaN if none
+};
+
+// "fcfs" | "easy" | "conservative"; throws InputError("queue", ...) otherwise.
 std::unique_ptr<QueuePolicy> make_queue_policy(std::string_view name);
 
 }  // namespace faultsweep::policy
