@@ -259,3 +259,28 @@ TEST_CASE("engine: invariants hold on random runs with many failures, every mode
     CHECK(r.m.mean_bounded_slowdown >= 1.0);
   }
 }
+
+TEST_CASE("engine: requeue at the head or at the original place (EASY, one failure)", "[engine]") {
+  // 2 nodes. J0 (1 node, 100 s) runs on node 0; J1 (2 nodes) waits with a reservation at 100;
+  // J2 (1 node, 50 s, estimate 90 s) is backfilled at 2 (ends by 92 <= 100) on node 1. Node 1
+  // fails at 20 (back at once). At the head, J2 starts again at once (ends 70). At its original
+  // place J2 is behind J1 and may not backfill (20 + 90 > 100, no extra node): it runs after J1.
+  const std::vector<workload::Job> jobs{job(0, 0, 100, 1), job(1, 1, 10, 2), job(2, 2, 50, 1, 90)};
+  const std::vector<failures::FailureEvent> fail{{20.0, 1, 0.0}};
+  sim::SimConfig cfg;
+  cfg.nodes = 2;
+  cfg.on_failure = sim::OnFailure::requeue_head;
+  const Run head = simulate(cfg, jobs, fail, "easy");
+  CHECK(head.jobs[2].first_start_s == 2);
+  CHECK(head.jobs[2].finish_s == 70);
+  CHECK(head.jobs[1].first_start_s == 100);
+  cfg.on_failure = sim::OnFailure::requeue_original;
+  const Run orig = simulate(cfg, jobs, fail, "easy");
+  CHECK(orig.jobs[1].first_start_s == 100);
+  CHECK(orig.jobs[2].finish_s == 160);
+  CHECK(orig.m.fsd == Approx((160.0 - 2 - 50) / 50 / 3));
+  cfg.on_failure = sim::OnFailure::wait_repair;
+  const Run wait = simulate(cfg, jobs, fail, "easy");
+  CHECK(wait.jobs[2].finish_s == 70);
+  CHECK(wait.jobs[2].suspended_s == 0);
+}
