@@ -121,15 +121,11 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                        "the jobs: { source = \"swf\" | \"fars\" | \"lublin\" | \"zhang\", ... } "
                        "(workload/factory.hpp)");
     w.duration_keys = workload::workload_duration_keys();
-    // Required, but checked in validate(): the job loader (sweep/job.cpp fill_defaults) looks
-    // for the table's own name, which a flattened table never has.
-    w.optional = true;
     s.push_back(w);
     ParamSpec f = spec("failures", ParamKind::table, "", std::nullopt,
                        "node failures: { process = \"none\" | \"renewal\" | \"bathtub\" | "
                        "\"zhang\" | \"trace\", ... } (failures/factory.hpp)");
     f.duration_keys = failures::failure_duration_keys();
-    f.optional = true;  // as workload
     s.push_back(f);
     s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
                      "queue policy: FCFS, FCFS with EASY backfilling, or conservative backfilling",

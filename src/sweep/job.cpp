@@ -536,6 +536,10 @@ void Loader::add_axis(const std::string& name, const toml::value& v) {
 void Loader::fill_defaults() {
   for (const ParamSpec& s : job_.model->params()) {
     if (job_.fixed.has(s.name) || axis_lines_.count(s.name)) continue;
+    // A dist or table parameter is stored flattened: present if any of its fields is.
+    if ((s.kind == ParamKind::dist || s.kind == ParamKind::table) &&
+        !job_.fixed.sub(s.name).values().empty())
+      continue;
     bool swept_field = false;
     for (const auto& [k, line] : axis_lines_) swept_field |= k.starts_with(s.name + ".");
     if (swept_field && s.kind == ParamKind::table) continue;  // the model validates the rest
