@@ -159,6 +159,15 @@ RC=0
   sliced.h5 >"$WORK/submit_sliced.out" 2>"$WORK/submit_sliced.err" || RC=$?
 expect_rc "submit.sh for the job array" 0 submit_sliced
 
+# The srun launcher (Open MPI ranks started by Slurm through PMIx) on a shorter sweep: 24 points
+# x 8 replicas x 0.5 s = 96 s of work, about 50 s on 2 ranks, so cut once by the walltime.
+sed -e 's/^replicas = 20$/replicas = 8/' walltime.toml >short.toml
+RC=0
+FS_LAUNCHER=srun FS_SRUN_FLAGS="--mpi=pmix" "$SCRIPTS/submit.sh" --site "$RUN/site.conf" \
+  --ntasks 2 --name viasrun short.toml viasrun.h5 >"$WORK/submit_srun.out" \
+  2>"$WORK/submit_srun.err" || RC=$?
+expect_rc "submit.sh with FS_LAUNCHER=srun" 0 submit_srun
+
 section "wait (at most $LIMIT_S s) until no job of ours is left"
 while squeue -h -o %i 2>/dev/null | grep -q .; do
   if [ $(($(date +%s) - t0)) -gt "$LIMIT_S" ]; then
@@ -206,6 +215,19 @@ check "sliced.h5 is complete (complete = 1)" test "$(attr_complete "$RUN/sliced.
 if [ -f "$RUN/chain.h5" ] && [ -f "$RUN/sliced.h5" ]; then
   same_results "chained (unsliced) vs 3 slices merged" "$RUN/chain.h5" "$RUN/sliced.h5"
 fi
+section "the srun launcher"
+if [ "$(attr_complete "$RUN/viasrun.h5" 2>/dev/null)" = 1 ]; then
+  pass "viasrun.h5 is complete (complete = 1) after $(grep -c 'start attempt' \
+    "$RUN/logs/viasrun/history") job(s), $(grep -c 'exit 75' "$RUN/logs/viasrun/history") cut"
+  check "srun started one sweep of 2 ranks" grep -q "on 2 ranks" "$RUN"/logs/viasrun/fs-*.out
+  "${MPIRUN[@]}" -np 2 "$FS" run "$RUN/short.toml" --out "$RUN/short_ref.h5" -q \
+    >"$WORK/short_ref.out" 2>&1 || true
+  same_results "srun chain vs a plain mpirun run" "$RUN/short_ref.h5" "$RUN/viasrun.h5"
+else
+  fail "viasrun.h5 is not complete"
+  show_logs viasrun
+fi
+
 if [ "$FS_FAILED" -gt 0 ]; then
   echo "    --- slurmctld.log (tail)"
   tail -20 "$T/slurmctld.log" | sed 's/^/    | /'
