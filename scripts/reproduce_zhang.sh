@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Reproduces Zhang, Squillante, Sivasubramaniam & Sahoo (JSSPP 2004) §4-§5.1 on the CTC-SP2 log:
+# links <repo>/data -> $FAULTSWEEP_DATA, runs every jobs/zhang/*.toml on 2 MPI ranks into
+# results/zhang/*.h5 (resuming a partial run; ~80 s in all at 40 replicas per point), then
+# prints Table 1 and the findings and draws Figures 3-6 into results/zhang/figures/.
+#   FAULTSWEEP_DATA=/path/to/data bash scripts/reproduce_zhang.sh [--rerun]
+# Env: FAULTSWEEP_BIN (default build/faultsweep, built by scripts/setup.sh if missing),
+#      RANKS (default 2). Complete results are kept (`run --resume` says "nothing to do"; it
+#      refuses, listing the changes, if a job file changed since): --rerun replaces them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rerun=0
+[ "${1:-}" = "--rerun" ] && rerun=1
+bash scripts/link_data.sh
+bin="${FAULTSWEEP_BIN:-build/faultsweep}"
+if [ ! -x "$bin" ]; then bash scripts/setup.sh; fi
+ranks="${RANKS:-2}"
+mkdir -p results/zhang
+start=$(date +%s)
+for job in jobs/zhang/*.toml; do
+  name=$(basename "$job" .toml)
+  out="results/zhang/$name.h5"
+  "$bin" check "$job" >/dev/null
+  t0=$(date +%s)
+  flag=--resume; [ "$rerun" = 1 ] && flag=--overwrite
+  mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$bin" run "$job" $flag -q
+  echo "reproduce_zhang: $job -> $out in $(( $(date +%s) - t0 )) s"
+done
+echo "reproduce_zhang: sweeps took $(( $(date +%s) - start )) s"
+export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
+/usr/bin/python3 analysis/reproduce/zhang.py table1 results/zhang
+echo
+/usr/bin/python3 analysis/reproduce/zhang.py findings results/zhang
+/usr/bin/python3 analysis/reproduce/zhang.py figures results/zhang --out results/zhang/figures
