@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces Zhang, Squillante, Sivasubramaniam & Sahoo (JSSPP 2004) §4-§5.1 on the CTC-SP2 log:
 # links <repo>/data -> $FAULTSWEEP_DATA, runs every jobs/zhang/*.toml on 2 MPI ranks into
-# results/zhang/*.h5 (resuming a partial run; ~80 s in all at 40 replicas per point), then
+# results/zhang/*.h5 (resuming a partial run; ~75 s in all at 100 replicas per point), then
 # prints Table 1 and the findings and draws Figures 3-6 into results/zhang/figures/.
 #   FAULTSWEEP_DATA=/path/to/data bash scripts/reproduce_zhang.sh [--rerun]
 # Env: FAULTSWEEP_BIN (default build/faultsweep, built by scripts/setup.sh if missing),
