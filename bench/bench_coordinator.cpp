@@ -27,10 +27,11 @@
 #include <deque>
 #include <filesystem>
 #include <queue>
-#include <random>
 #include <vector>
 
+#include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/messages.hpp"
 #include "faultsweep/sweep/store.hpp"
 
 namespace mpi = boost::mpi;
@@ -38,26 +39,6 @@ namespace sw = faultsweep::sweep;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// The same wire format as coordinator.cpp's messages.
-struct Report {
-  std::vector<std::uint64_t> tasks;
-  std::vector<double> values;
-  std::string error;
-  bool input_error = false;
-  template <class Ar>
-  void serialize(Ar& ar, unsigned) {
-    ar& tasks& values& error& input_error;
-  }
-};
-struct Assignment {
-  std::vector<std::uint64_t> tasks;
-  bool stop = false;
-  template <class Ar>
-  void serialize(Ar& ar, unsigned) {
-    ar& tasks& stop;
-  }
-};
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -119,8 +100,8 @@ Costs measure(std::size_t metrics) {
   // Messages: to self, both sides of a report of b results and an assignment of b tasks.
   mpi::communicator self(MPI_COMM_SELF, mpi::comm_attach);
   const auto msg = [&](std::size_t b) {
-    Report rep;
-    Assignment a;
+    sw::Report rep;
+    sw::Assignment a;
     for (std::size_t i = 0; i < b; ++i) rep.tasks.push_back(i), a.tasks.push_back(i);
     rep.values.assign(b * metrics, 0.25);
     const int n = b > 1000 ? 200 : 2000;
@@ -128,8 +109,8 @@ Costs measure(std::size_t metrics) {
     for (int k = 0; k < 5; ++k) {
       const auto t0 = Clock::now();
       for (int i = 0; i < n; ++i) {
-        Report r2;
-        Assignment a2;
+        sw::Report r2;
+        sw::Assignment a2;
         mpi::request q1 = self.isend(0, 1, rep);
         self.recv(0, 1, r2);
         q1.wait();
@@ -223,11 +204,12 @@ ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, 
 // Task durations with mean `mean_s` and coefficient of variation `cv` (lognormal), most
 // expensive first, as the coordinator orders them when the cost estimate is good.
 std::vector<double> durations(std::size_t n, double mean_s, double cv, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
+  // The project's own streams and distributions (DESIGN §4), so the model reproduces anywhere.
+  faultsweep::Engine rng = faultsweep::make_stream(seed, 0, faultsweep::Purpose::runtimes, "bench");
   const double s2 = std::log(1 + cv * cv);
-  std::lognormal_distribution<double> d(std::log(mean_s) - 0.5 * s2, std::sqrt(s2));
+  const auto d = faultsweep::dist::Dist::lognormal(std::log(mean_s) - 0.5 * s2, std::sqrt(s2));
   std::vector<double> v(n);
-  for (auto& x : v) x = cv > 0 ? d(rng) : mean_s;
+  for (auto& x : v) x = cv > 0 ? d.sample(rng) : mean_s;
   std::sort(v.begin(), v.end(), std::greater<>());
   return v;
 }

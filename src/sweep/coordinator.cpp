@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/sweep/messages.hpp"
 #include "faultsweep/sweep/progress.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
@@ -21,30 +22,6 @@ namespace faultsweep::sweep {
 namespace mpi = boost::mpi;
 
 namespace {
-
-constexpr int kTagReport = 11;  // worker -> coordinator: results (or "ready")
-constexpr int kTagAssign = 12;  // coordinator -> worker: a batch, or stop
-constexpr int kTagCancel = 13;  // coordinator -> worker: abandon the rest of the batch
-
-struct Report {
-  std::vector<std::uint64_t> tasks;  // finished tasks
-  std::vector<double> values;        // tasks.size() x metrics
-  std::string error;                 // a task threw: message
-  bool input_error = false;
-  template <class Ar>
-  void serialize(Ar& ar, unsigned) {
-    ar& tasks& values& error& input_error;
-  }
-};
-
-struct Assignment {
-  std::vector<std::uint64_t> tasks;
-  bool stop = false;
-  template <class Ar>
-  void serialize(Ar& ar, unsigned) {
-    ar& tasks& stop;
-  }
-};
 
 // Runs a batch until done or `cancelled()` says stop; never throws.
 template <class Cancelled>

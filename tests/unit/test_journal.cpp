@@ -1,6 +1,8 @@
 // The append-only result journal (sweep/journal.hpp): what survives a crash, what is dropped.
 #include <catch2/catch.hpp>
 
+#include "temp_dir.hpp"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -24,25 +26,7 @@ using faultsweep::sweep::read_journal;
 
 namespace {
 
-// A fresh folder under the system temp folder, removed with everything in it at the end.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() / ("faultsweep-test-journal-" + std::to_string(::getpid()) +
-                                         "-" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using faultsweep::testing::TempDir;
 
 const std::string kJobFile = "jobs/x.toml";
 const char kJobTextRaw[] = "[sweep]\nmodel = \"synthetic\"\n# \xc3\xa9 and a NUL: \0 end\n";

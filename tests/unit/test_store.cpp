@@ -2,6 +2,8 @@
 // only by rename, and readers refuse files that are not ours or of another schema version.
 #include <catch2/catch.hpp>
 
+#include "temp_dir.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,30 +31,7 @@ using namespace faultsweep::sweep;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() / ("faultsweep-test-store-" + std::to_string(::getpid()) +
-                                         "-" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> v;
-    for (const auto& e : fs::directory_iterator(path_)) v.push_back(e.path().filename().string());
-    std::sort(v.begin(), v.end());
-    return v;
-  }
-
- private:
-  fs::path path_;
-};
+using faultsweep::testing::TempDir;
 
 JobSpec store_job() {
   // 2 x 3 points, 3 replicas; sd and work vary together in a zip group.

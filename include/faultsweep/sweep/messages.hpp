@@ -1,0 +1,36 @@
+#pragma once
+// The coordinator's wire format (Boost.MPI, serialized). Shared by coordinator.cpp and the
+// coordinator benchmark, so that the benchmark measures the real messages.
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace faultsweep::sweep {
+
+inline constexpr int kTagReport = 11;  // worker -> coordinator: results (or "ready")
+inline constexpr int kTagAssign = 12;  // coordinator -> worker: a batch, or stop
+inline constexpr int kTagCancel = 13;  // coordinator -> worker: abandon the rest of the batch
+
+struct Report {
+  std::vector<std::uint64_t> tasks;  // finished tasks
+  std::vector<double> values;        // tasks.size() x metrics
+  std::string error;                 // a task threw: message
+  bool input_error = false;
+  template <class Ar>
+  void serialize(Ar& ar, unsigned) {
+    ar& tasks& values& error& input_error;
+  }
+};
+
+struct Assignment {
+  std::vector<std::uint64_t> tasks;
+  bool stop = false;
+  template <class Ar>
+  void serialize(Ar& ar, unsigned) {
+    ar& tasks& stop;
+  }
+};
+
+}  // namespace faultsweep::sweep
