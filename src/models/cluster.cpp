@@ -13,6 +13,7 @@
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
 
@@ -76,12 +77,14 @@ sim::SimConfig config_of(const Params& p) {
 }
 
 // Without a horizon, failures are generated up to a bound no realistic run reaches (the
-// header says which).
-double generation_bound_s(const std::vector<workload::Job>& jobs, int nodes) {
+// header says which). A moldable job may run on one node: its longest run time is counted
+// (its node-seconds only shrink with its size under Amdahl's law, and stay under linear).
+double generation_bound_s(const workload::Workload& w, int nodes) {
   double node_s = 0, longest_s = 0, last_s = 0;
-  for (const workload::Job& j : jobs) {
+  for (const workload::Job& j : w.jobs) {
     node_s += j.size * j.runtime_s;
-    longest_s = std::max(longest_s, j.runtime_s);
+    const double factor = j.moldable ? w.speedup.time_factor(1, std::max(1, j.size)) : 1.0;
+    longest_s = std::max(longest_s, j.runtime_s * factor);
     last_s = std::max(last_s, j.submit_s);
   }
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
@@ -104,7 +107,8 @@ ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional
 
 std::string ClusterModel::description() const {
   return "cluster simulator: a workload (SWF trace or generator) on `nodes` nodes with node "
-         "failures, a queue policy (FCFS, EASY), an allocator (first fit, round robin), "
+         "failures, rigid and moldable jobs, a queue policy (FCFS, EASY, conservative), an "
+         "allocator (first fit, round robin), moldable sizes (max, free), "
          "requeue or wait-for-repair on failure (FARS §5.1) and periodic / Young / Daly "
          "checkpointing (Zhang et al. §5.1); performance and reliability metrics of Zhang "
          "§3.3, FARS §5.3 and Gottumukkala §6.4.5";
@@ -133,6 +137,19 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
                      "node allocation: lowest free ids, or round robin",
                      {"first_fit", "round_robin"}));
+    s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
+                     "size of a moldable job (workload key moldable = fraction; speedup, "
+                     "serial_fraction) when it reaches the start in queue order (FCFS, EASY's "
+                     "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
+                     "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
+                     "it waits; EASY reserves the requested size, backfills at the requested "
+                     "size; fixed at start, kept on restarts",
+                     {"max", "free"}));
+    ParamSpec minf =
+        spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
+             "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
+    minf.max = 1.0;
+    s.push_back(minf);
     s.push_back(spec("on_failure", ParamKind::string, "", Value(std::string("requeue_head")),
                      "a job hit by a failure restarts from its last checkpoint: requeued at the "
                      "head, at its original place, or on its own nodes after the repair",
@@ -162,7 +179,8 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
 const std::vector<MetricSpec>& ClusterModel::metrics() const {
   static const std::vector<MetricSpec> specs{
       {"utilization", "1",
-       "useful work / capacity: sum over completed jobs of size x runtime (failure-free) / "
+       "useful work / capacity: sum over completed jobs of size x runtime (failure-free; "
+       "moldable jobs: chosen size x runtime at that size) / "
        "(nodes x makespan); makespan = last completion (or the horizon) - first submit"},
       {"mean_response_s", "s", "completion - submit, mean over completed jobs"},
       {"mean_slowdown", "1", "response / runtime, mean over completed jobs (Zhang §3.3)"},
@@ -193,6 +211,8 @@ const std::vector<MetricSpec>& ClusterModel::metrics() const {
       {"jobs", "1", "jobs submitted (rejected ones excluded)"},
       {"unfinished_jobs", "1", "jobs not finished at the horizon"},
       {"rejected_jobs", "1", "jobs wider than the machine, never started"},
+      {"mean_moldable_size_fraction", "1",
+       "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},
   };
   return specs;
 }
@@ -212,6 +232,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   });
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
+  (void)policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
   if (mode == sim::CheckpointMode::periodic && !(p.real("checkpoint_interval") > 0))
@@ -243,13 +264,16 @@ double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
 void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
   sim::SimConfig cfg = config_of(p);
   const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
+  cfg.speedup = w.speedup;
   cfg.failure_stop_s =
-      std::isfinite(cfg.horizon_s) ? cfg.horizon_s : generation_bound_s(w.jobs, cfg.nodes);
+      std::isfinite(cfg.horizon_s) ? cfg.horizon_s : generation_bound_s(w, cfg.nodes);
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
   const auto queue = policy::make_queue_policy(p.str("queue"));
   const auto allocator = policy::make_allocator(p.str("allocator"));
-  sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator);
+  const auto sizes =
+      policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get());
   // Not ctx.stop: a replica takes well under a second even for all of SDSC-SP2 with EASY, and a
   // run that threw on SIGTERM would be recorded as a failed task, not as one to resume.
   const sim::Metrics m = s.run();
@@ -272,8 +296,9 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
                            m.makespan_s,
                            static_cast<double>(m.jobs),
                            static_cast<double>(m.unfinished),
-                           static_cast<double>(m.rejected)};
-  static_assert(std::size(values) == 18);
+                           static_cast<double>(m.rejected),
+                           m.mean_moldable_size_fraction};
+  static_assert(std::size(values) == 19);
   std::copy(std::begin(values), std::end(values), out.begin());
 }
 

@@ -10,14 +10,22 @@ namespace faultsweep::policy {
 
 namespace {
 
-// Starts jobs in queue order while they fit; returns the position of the first that does not.
-std::size_t start_prefix(const QueueState& s, int& free, std::vector<std::int32_t>& start) {
+// Starts jobs in queue order while they can start (rigid: they fit; moldable: the size chooser
+// gives a size); returns the position of the first that cannot. Appends the sizes to `sizes`
+// if given.
+std::size_t start_prefix(const QueueState& s, int& free, std::vector<std::int32_t>& start,
+                         std::vector<std::int32_t>* sizes = nullptr) {
   std::size_t pos = 0;
   for (; pos < s.waiting.size(); ++pos) {
-    const std::int32_t size = s.sizes[pos];
-    if (size > free) break;
+    std::int32_t size = s.sizes[pos];
+    if (s.start_sizes != nullptr)
+      size = s.start_sizes->start_size(s.waiting[pos], free);
+    else if (size > free)
+      size = 0;
+    if (size <= 0) break;
     free -= size;
     start.push_back(static_cast<std::int32_t>(pos));
+    if (sizes != nullptr) sizes->push_back(size);
   }
   return pos;
 }
@@ -31,7 +39,9 @@ void Fcfs::select(const QueueState& s, std::vector<std::int32_t>& start) {
 
 void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start) {
   int free = s.free_nodes;
-  const std::size_t head_pos = start_prefix(s, free, start);
+  prefix_size_.clear();
+  const std::size_t first = start.size();
+  const std::size_t head_pos = start_prefix(s, free, start, &prefix_size_);
   if (head_pos == s.waiting.size()) return;
   if (free == 0 && log_ == nullptr) return;  // nothing can backfill
 
@@ -39,10 +49,13 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
   // the jobs just started above, which the engine does not know yet) until enough nodes are
   // free.
   own_.clear();
-  for (const std::int32_t pos : start) {
-    const std::int32_t j = s.waiting[static_cast<std::size_t>(pos)];
+  for (std::size_t k = first; k < start.size(); ++k) {
+    const std::int32_t j = s.waiting[static_cast<std::size_t>(start[k])];
     const JobInfo& info = s.info[static_cast<std::size_t>(j)];
-    own_.push_back({s.now_s + info.est_wall_s, info.size, j});
+    const std::int32_t size = prefix_size_[k - first];
+    const double wall_s =
+        size == info.size ? info.est_wall_s : s.start_sizes->est_wall_at_s(j, size);
+    own_.push_back({s.now_s + wall_s, size, j});
   }
   std::sort(own_.begin(), own_.end(),
             [](const Release& a, const Release& b) { return a.time_s < b.time_s; });

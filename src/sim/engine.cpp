@@ -42,8 +42,13 @@ CheckpointMode checkpoint_mode_from(std::string_view name) {
 
 Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> jobs,
                        failures::FailureSource& failures, policy::QueuePolicy& queue,
-                       policy::Allocator& allocator)
-    : cfg_(config), input_(jobs), failures_(failures), queue_(queue), allocator_(allocator) {
+                       policy::Allocator& allocator, const policy::SizeChooser* sizes)
+    : cfg_(config),
+      input_(jobs),
+      failures_(failures),
+      queue_(queue),
+      allocator_(allocator),
+      sizes_(sizes) {
   FS_CHECK(cfg_.nodes >= 1, "simulation needs at least one node");
   const auto n_nodes = static_cast<std::size_t>(cfg_.nodes);
   start_s_ = jobs.empty() ? 0.0 : std::min(0.0, jobs.front().submit_s);
@@ -60,26 +65,12 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
     r.runtime_s = std::max(0.0, in.runtime_s);
     r.estimate_s = std::max(0.0, in.estimate_s);
     r.size = in.size;
+    r.requested_size = in.size;
+    r.moldable = in.moldable;
     r.node_offset = offset;
     r.queue_key = static_cast<std::int64_t>(i);
     if (in.size >= 1 && in.size <= cfg_.nodes) offset += in.size;
-    // The checkpoint interval of this job (Zhang §5.1 periodic; Young / Daly optima with the
-    // job's MTBF M = node MTBF / size: any of its nodes failing interrupts it).
-    const double m_s = cfg_.node_mtbf_s / std::max(1, in.size);
-    switch (cfg_.checkpoint) {
-      case CheckpointMode::none:
-        break;
-      case CheckpointMode::periodic:
-        r.interval_s = cfg_.checkpoint_interval_s;
-        break;
-      case CheckpointMode::young:
-        if (std::isfinite(m_s)) r.interval_s = young_interval_s(cfg_.checkpoint_cost_s, m_s);
-        break;
-      case CheckpointMode::daly:
-        if (std::isfinite(m_s)) r.interval_s = daly_interval_s(cfg_.checkpoint_cost_s, m_s);
-        break;
-    }
-    FS_CHECK(r.interval_s > 0, "checkpoint interval must be > 0");
+    r.interval_s = interval_for(in.size);
     info_[i] = policy::JobInfo{in.size, est_wall_s(r)};
   }
   job_nodes_.assign(static_cast<std::size_t>(offset), -1);
@@ -104,6 +95,44 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   start_positions_.reserve(jobs.size());
   extra_releases_.reserve(2 * n_nodes);
   merged_releases_.reserve(3 * n_nodes);
+}
+
+// The checkpoint interval of a job of `size` nodes (Zhang §5.1 periodic; Young / Daly optima
+// with the job's MTBF M = node MTBF / size: any of its nodes failing interrupts it).
+double Simulation::interval_for(std::int32_t size) const {
+  double interval_s = std::numeric_limits<double>::infinity();
+  const double m_s = cfg_.node_mtbf_s / std::max(1, size);
+  switch (cfg_.checkpoint) {
+    case CheckpointMode::none:
+      break;
+    case CheckpointMode::periodic:
+      interval_s = cfg_.checkpoint_interval_s;
+      break;
+    case CheckpointMode::young:
+      if (std::isfinite(m_s)) interval_s = young_interval_s(cfg_.checkpoint_cost_s, m_s);
+      break;
+    case CheckpointMode::daly:
+      if (std::isfinite(m_s)) interval_s = daly_interval_s(cfg_.checkpoint_cost_s, m_s);
+      break;
+  }
+  FS_CHECK(interval_s > 0, "checkpoint interval must be > 0");
+  return interval_s;
+}
+
+// A moldable job not started yet asks the size chooser; every other job starts at its size.
+std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s))
+    return std::min(sizes_->choose(r.size, free_nodes), r.size);
+  return r.size <= free_nodes ? r.size : 0;
+}
+
+double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {
+  JobRecord r = jobs_[static_cast<std::size_t>(j)];
+  if (size == r.size) return info_[static_cast<std::size_t>(j)].est_wall_s;
+  r.estimate_s *= cfg_.speedup.time_factor(size, r.size);
+  r.interval_s = interval_for(size);
+  return est_wall_s(r);
 }
 
 double Simulation::est_wall_s(const JobRecord& r) const {
@@ -325,7 +354,20 @@ void Simulation::enqueue(std::int32_t j) {
   waiting_.insert(it, j);
 }
 
-void Simulation::start_job(std::int32_t j) {
+void Simulation::start_job(std::int32_t j, std::int32_t size) {
+  JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (size != r.size) {
+    // A moldable job's first start on fewer nodes than it requested: size, runtime and
+    // estimate are fixed here for good (restarts keep them).
+    FS_CHECK(r.moldable && std::isnan(r.first_start_s) && size >= 1 && size < r.size,
+             fmt::format("job {}: start size {} but size {}", j, size, r.size));
+    const double factor = cfg_.speedup.time_factor(size, r.size);
+    r.runtime_s *= factor;
+    r.estimate_s *= factor;
+    r.size = size;
+    r.interval_s = interval_for(size);
+    info_[static_cast<std::size_t>(j)] = policy::JobInfo{size, est_wall_s(r)};
+  }
   const std::span<std::int32_t> nodes = nodes_of(j);
   allocator_.allocate(free_, nodes);
   for (const std::int32_t n : nodes) {
@@ -358,11 +400,20 @@ void Simulation::schedule() {
   dirty_ = false;
   if (waiting_.empty() || free_.count() == 0) return;
   start_positions_.clear();
-  const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this};
+  const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this, this};
   queue_.select(s, start_positions_);
   if (start_positions_.empty()) return;
-  for (const std::int32_t pos : start_positions_)
-    start_job(waiting_[static_cast<std::size_t>(pos)]);
+  // The sizes the policy chose: start_size is pure, and the started jobs come in queue order
+  // with the free count the policy saw, so asking again gives the same answers.
+  int free = free_.count();
+  for (const std::int32_t pos : start_positions_) {
+    const std::int32_t j = waiting_[static_cast<std::size_t>(pos)];
+    const std::int32_t size = start_size(j, free);
+    FS_CHECK(size >= 1 && size <= free,
+             fmt::format("queue policy started job {} without room (free {})", j, free));
+    free -= size;
+    start_job(j, size);
+  }
   // Remove the started jobs from the queue: move each run between started positions down in
   // one block (positions are increasing; the prefix before the first is untouched).
   const auto n_start = start_positions_.size();
@@ -564,10 +615,14 @@ Metrics Simulation::metrics() const {
   m.makespan_s = now_ - first_submit_s;
 
   double work_node_s = 0, resp = 0, wait = 0, sd = 0, bsd = 0, wlr = 0, fsd = 0, mct = 0;
-  double mwt = 0, sul_node_s = 0;
-  std::int64_t failed_jobs = 0;
+  double mwt = 0, sul_node_s = 0, moldable_fraction = 0;
+  std::int64_t failed_jobs = 0, moldable_started = 0;
   for (const JobRecord& r : jobs_) {
     if (r.state == JobState::rejected) continue;
+    if (r.moldable && !std::isnan(r.first_start_s)) {
+      moldable_fraction += static_cast<double>(r.size) / r.requested_size;
+      ++moldable_started;
+    }
     sul_node_s += r.size * (r.lost_s + r.suspended_s);
     if (r.failures > 0) ++failed_jobs;
     if (r.state != JobState::done) continue;
@@ -601,6 +656,8 @@ Metrics Simulation::metrics() const {
   m.mct_s = mean(mct);
   m.mwt_s = mean(mwt);
   m.sul_node_hours = sul_node_s / 3600.0;
+  if (moldable_started > 0)
+    m.mean_moldable_size_fraction = moldable_fraction / static_cast<double>(moldable_started);
   m.jfr = m.jobs > 0 ? static_cast<double>(failed_jobs) / static_cast<double>(m.jobs) : nan;
   m.throughput_per_h = m.makespan_s > 0 ? c / (m.makespan_s / 3600.0) : nan;
   return m;

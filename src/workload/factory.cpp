@@ -22,7 +22,7 @@ namespace {
 using Keys = std::vector<std::string>;
 
 const Keys kSources = {"swf", "fars", "lublin", "zhang"};
-const Keys kCommon = {"source", "target_load", "scale"};
+const Keys kCommon = {"source", "target_load", "scale", "moldable", "speedup", "serial_fraction"};
 const Keys kSwf = {"file",           "size",     "estimate", "bad_lines",
                    "procs_per_node", "max_jobs", "skip_jobs"};
 const Keys kGenerated = {"jobs", "mean_interarrival", "estimate_factor", "nodes"};
@@ -126,6 +126,43 @@ void check_keys(const Params& t, const std::string& source) {
       throw InputError(
           k, canonical_value(v),
           fmt::format("a key of a \"{}\" workload: {}", source, fmt::join(allowed, ", ")));
+}
+
+// Keys that do not change the jobs' draws: load scaling and moldability are applied to the same
+// jobs, so points that differ only in them are paired (common random numbers, DESIGN §4).
+const Keys kNotInStreams = {"target_load", "scale", "moldable", "speedup", "serial_fraction"};
+
+std::string stream_text(const Params& table) {
+  Params t;
+  for (const auto& [k, v] : table.values())
+    if (std::find(kNotInStreams.begin(), kNotInStreams.end(), k) == kNotInStreams.end())
+      t.set(k, v);
+  return t.canonical_text();
+}
+
+struct Moldability {
+  double fraction = 0;  // of the jobs that are moldable
+  Speedup speedup;
+};
+
+Moldability moldability_of(const Params& t) {
+  Moldability m;
+  m.fraction = get_real(t, "moldable", 0.0);
+  if (!(m.fraction >= 0 && m.fraction <= 1))
+    throw InputError("moldable", canonical_value(t.at("moldable")), "a fraction in [0, 1]");
+  const std::string law = get_choice(t, "speedup", "amdahl", {"amdahl", "linear"});
+  if (law == "linear") {
+    if (t.has("serial_fraction"))
+      throw InputError("serial_fraction", canonical_value(t.at("serial_fraction")),
+                       "only with speedup = \"amdahl\"");
+    m.speedup.serial_fraction = 0;
+  } else {
+    m.speedup.serial_fraction = get_real(t, "serial_fraction", m.speedup.serial_fraction);
+    if (!(m.speedup.serial_fraction >= 0 && m.speedup.serial_fraction <= 1))
+      throw InputError("serial_fraction", canonical_value(t.at("serial_fraction")),
+                       "a fraction in [0, 1]");
+  }
+  return m;
 }
 
 struct Scaling {
@@ -260,6 +297,7 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   const std::string source = source_of(table);
   check_keys(table, source);
   (void)scaling_of(table, source);
+  (void)moldability_of(table);
   if (source == "swf") {
     (void)swf_options(table);
     (void)get_int(table, "max_jobs", 0, 1);
@@ -289,6 +327,7 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
   const std::string source = source_of(table);
   check_keys(table, source);
   const Scaling scaling = scaling_of(table, source);
+  const Moldability moldability = moldability_of(table);
   Workload w;
   if (source == "swf") {
     SwfOptions opt = swf_options(table);
@@ -312,13 +351,11 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
     w.stats.jobs = static_cast<std::int64_t>(w.jobs.size());
   } else {
     const int gen_nodes = generator_nodes(table, nodes);
-    // The streams' text is the table without target_load and scale: points that differ only
-    // in load get the same jobs, scaled (FARS §6.1.2 varies load "by adjusting job service
-    // times"), so load sweeps are paired like policy comparisons (DESIGN §4).
-    Params stream_table;
-    for (const auto& [k, v] : table.values())
-      if (k != "target_load" && k != "scale") stream_table.set(k, v);
-    const std::string text = stream_table.canonical_text();
+    // The streams' text is the table without target_load, scale and the moldability keys:
+    // points that differ only in load get the same jobs, scaled (FARS §6.1.2 varies load "by
+    // adjusting job service times"), so load sweeps are paired like policy comparisons
+    // (DESIGN §4); likewise moldability sweeps.
+    const std::string text = stream_text(table);
     Engine arrivals = ctx.stream(Purpose::arrivals, text);
     Engine runtimes = ctx.stream(Purpose::runtimes, text);
     Engine sizes = ctx.stream(Purpose::sizes, text);
@@ -326,6 +363,15 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
     w.machine_nodes = nodes;
   }
   if (scaling.target > 0) scale_to_load(w.jobs, w.machine_nodes, scaling.target, scaling.how);
+  // Moldable jobs: one uniform draw per job, in job order, from a stream of its own
+  // (Purpose::moldable; same text as the other streams), moldable iff u < fraction. The other
+  // streams' draws are untouched, and the moldable set at a smaller fraction is a subset of
+  // the set at a larger one (paired sweeps over the fraction).
+  w.speedup = moldability.speedup;
+  if (moldability.fraction > 0) {
+    Engine e = ctx.stream(Purpose::moldable, stream_text(table));
+    for (Job& j : w.jobs) j.moldable = uniform01(e) < moldability.fraction;
+  }
   return w;
 }
 

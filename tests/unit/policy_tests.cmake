@@ -1,4 +1,5 @@
 # Unit tests of the policy area (explicit list).
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_easy.cpp
+  unit/test_moldable.cpp
 )

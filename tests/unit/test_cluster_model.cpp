@@ -36,6 +36,8 @@ Params point(const std::string& queue = "easy", const std::string& allocator = "
   p.set("checkpoint", std::string("none"));
   p.set("checkpoint_interval", 4 * 3600.0);
   p.set("checkpoint_cost", 300.0);
+  p.set("moldable_size", std::string("max"));
+  p.set("moldable_min_fraction", 0.5);
   return p;
 }
 
@@ -116,10 +118,50 @@ TEST_CASE("cluster: points differing only in queue or allocator see the same job
   CHECK(easy[index_of("unfinished_jobs")] == 0);
 }
 
+TEST_CASE(
+    "cluster: moldable jobs: \"max\" is rigid, \"free\" shrinks them, same jobs and "
+    "failures",
+    "[cluster][crn][moldable]") {
+  Params rigid = point("fcfs");
+  rigid.set("horizon", 5 * 86400.0);
+  Params max = rigid;
+  max.set("workload.moldable", 0.5);
+  Params free = max;
+  free.set("moldable_size", std::string("free"));
+  for (std::uint64_t replica = 0; replica < 2; ++replica) {
+    const auto r = run(rigid, replica), m = run(max, replica), f = run(free, replica);
+    const std::size_t frac = index_of("mean_moldable_size_fraction");
+    CHECK(std::isnan(r[frac]));
+    CHECK(m[frac] == 1.0);
+    CHECK(f[frac] >= 0.5);
+    CHECK(f[frac] < 1.0);  // some jobs did start smaller
+    // "max" behaves exactly like rigid jobs; all three see the same jobs and failures.
+    for (std::size_t k = 0; k < r.size(); ++k)
+      if (k != frac) CHECK(m[k] == r[k]);
+    CHECK(f[index_of("failures")] == r[index_of("failures")]);
+    CHECK(f[index_of("jobs")] == r[index_of("jobs")]);
+    CHECK(f[index_of("mean_wait_s")] != r[index_of("mean_wait_s")]);
+  }
+  // Without a horizon every job completes with moldable jobs and EASY as well.
+  Params easy = point("easy");
+  easy.set("workload.moldable", 0.5);
+  easy.set("moldable_size", std::string("free"));
+  const auto e = run(easy);
+  CHECK(e[index_of("unfinished_jobs")] == 0);
+  CHECK(e[index_of("jobs")] == 1500);
+}
+
 TEST_CASE("cluster: one replica is a pure function of (point, replica, seed)", "[cluster]") {
   const auto a = run(point(), 3), b = run(point(), 3), c = run(point(), 4);
-  CHECK(a == b);
-  CHECK(a != c);
+  // Equal as values, NaN equal to NaN (mean_moldable_size_fraction without moldable jobs).
+  const auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (!(x[k] == y[k] || (std::isnan(x[k]) && std::isnan(y[k])))) return false;
+    return true;
+  };
+  CHECK(same(a, b));
+  CHECK(!same(a, c));
 }
 
 TEST_CASE("cluster: Young and Daly checkpointing cut the work lost to failures", "[cluster]") {
@@ -162,6 +204,32 @@ TEST_CASE("cluster: bad input names the full key", "[cluster][input]") {
   p.set("checkpoint", std::string("young"));
   p.set("checkpoint_cost", 0.0);
   CHECK(key_of_error(p) == "checkpoint_cost");
+
+  p = point();
+  p.set("moldable_size", std::string("some"));
+  CHECK(key_of_error(p) == "moldable_size");
+
+  p = point();
+  p.set("moldable_size", std::string("free"));
+  p.set("moldable_min_fraction", 0.0);
+  CHECK(key_of_error(p) == "moldable_min_fraction");
+
+  p = point();
+  p.set("workload.moldable", 1.5);
+  CHECK(key_of_error(p) == "workload.moldable");
+
+  p = point();
+  p.set("workload.speedup", std::string("gustafson"));
+  CHECK(key_of_error(p) == "workload.speedup");
+
+  p = point();
+  p.set("workload.speedup", std::string("linear"));
+  p.set("workload.serial_fraction", 0.1);
+  CHECK(key_of_error(p) == "workload.serial_fraction");
+
+  p = point();
+  p.set("workload.serial_fraction", -0.1);
+  CHECK(key_of_error(p) == "workload.serial_fraction");
 
   Params missing;
   missing.set("nodes", std::int64_t{4});

@@ -22,6 +22,7 @@ enum class Purpose : std::uint64_t {
   tiebreaks = 7,
   locations = 8,
   downtimes = 9,
+  moldable = 10,  // which jobs of a workload are moldable (workload/factory.cpp)
 };
 
 // The stream for (seed, replica, purpose, config). Two consumers with the same configuration

@@ -12,6 +12,16 @@
 //   queue               string    "fcfs" | "easy" (FCFS + EASY backfilling) | "conservative"
 //                                 (conservative backfilling)                   default "easy"
 //   allocator           string    "first_fit" | "round_robin"                  default first_fit
+//   moldable_size       string    "max" | "free" (policy/size_chooser.hpp)    default "max"
+//                                 the size of a moldable job (workload keys moldable,
+//                                 speedup, serial_fraction) when FCFS or EASY's queue-order
+//                                 prefix reaches it: "max" its requested size (rigid);
+//                                 "free" min(requested, free nodes) if at least
+//                                 moldable_min_fraction x requested, else it waits. EASY
+//                                 reserves and backfills at requested sizes; conservative
+//                                 starts every job at its requested size. Chosen size and
+//                                 scaled runtime are fixed at the first start.
+//   moldable_min_fraction real    in (0, 1], for "free"                       default 0.5
 //   on_failure          string    "requeue_head" | "requeue_original" | "wait_repair"
 //                                 (default requeue_head)
 //   checkpoint          string    "none" | "periodic" | "young" | "daly"       default "none"
@@ -30,8 +40,9 @@
 //                                 + longest runtime), a bound no realistic run reaches.
 //
 // Common random numbers (DESIGN §4): the workload and failure streams are keyed by their own
-// tables (and `nodes`), so two points that differ only in queue, allocator, on_failure or
-// checkpointing see identical jobs and failures in the same replica.
+// tables (and `nodes`), so two points that differ only in queue, allocator, on_failure,
+// moldable_size or checkpointing see identical jobs and failures in the same replica (and
+// the same moldable jobs: their draw has its own stream).
 #include "faultsweep/models/model.hpp"
 
 namespace faultsweep::models {

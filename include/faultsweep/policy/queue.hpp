@@ -35,6 +35,17 @@ class ReleaseSource {
   virtual std::span<const Release> releases() const = 0;
 };
 
+// Start sizes of moldable jobs (policy/size_chooser.hpp), as the engine applies them.
+class StartSizes {
+ public:
+  virtual ~StartSizes() = default;
+  // The nodes job `job` starts with when `free_nodes` are free, 0 if it must wait (a rigid
+  // job, or one whose size is fixed: its size if it fits, else 0). A pure function.
+  virtual std::int32_t start_size(std::int32_t job, int free_nodes) const = 0;
+  // Estimated wall time of the job's execution if it starts on `size` nodes.
+  virtual double est_wall_at_s(std::int32_t job, std::int32_t size) const = 0;
+};
+
 struct QueueState {
   double now_s = 0;
   int free_nodes = 0;
@@ -43,6 +54,10 @@ struct QueueState {
                                           // to scan for a job that fits)
   std::span<const JobInfo> info;          // indexed by job id
   const ReleaseSource* releases = nullptr;
+  // Moldable jobs: FCFS and the queue-order prefix of EASY start a job with
+  // start_sizes->start_size(job, free nodes left) (null: every job is rigid). EASY's
+  // reservation and backfilling, and conservative backfilling, use the requested sizes.
+  const StartSizes* start_sizes = nullptr;
 };
 
 class QueuePolicy {
@@ -50,7 +65,8 @@ class QueuePolicy {
   virtual ~QueuePolicy() = default;
   virtual std::string_view name() const = 0;
   // Appends to `start` the positions in s.waiting of the jobs to start now, increasing; their
-  // sizes sum to at most s.free_nodes. `start` is reserved by the engine: no allocation.
+  // sizes (chosen by s.start_sizes for moldable jobs) sum to at most s.free_nodes. `start` is
+  // reserved by the engine: no allocation.
   virtual void select(const QueueState& s, std::vector<std::int32_t>& start) = 0;
 };
 
@@ -76,7 +92,8 @@ class EasyBackfill final : public QueuePolicy {
 
  private:
   std::vector<double>* log_ = nullptr;
-  std::vector<Release> own_;  // releases of the jobs started in this call (grows once)
+  std::vector<Release> own_;               // releases of the jobs started in this call
+  std::vector<std::int32_t> prefix_size_;  // sizes of the queue-order prefix started (grows once)
 };
 
 // Conservative backfilling (Mu'alem & Feitelson 2001): every waiting job, in queue order, gets a

@@ -1,14 +1,19 @@
 #pragma once
 // The discrete-event engine of the cluster simulator (DESIGN §5): N nodes, one job per node at
-// a time, rigid jobs from a workload, node failures from a FailureSource, a queue policy and an
-// allocator from policy/, periodic checkpointing, and what happens to a job hit by a failure
-// (FARS §5.1; Zhang et al. §3-§5.1).
+// a time, rigid and moldable jobs from a workload, node failures from a FailureSource, a queue
+// policy and an allocator from policy/, periodic checkpointing, and what happens to a job hit by a
+// failure (FARS §5.1; Zhang et al. §3-§5.1).
 //
 // Time starts at min(0, first submit). A failure of a busy node interrupts its job: the job's
 // committed progress is its last completed checkpoint; the wall time since then is lost. The
 // job is then requeued (at the head of the queue, or at its original place in arrival order)
 // or, with wait_repair, suspended on its nodes until the failed node is repaired (FARS §5.1),
 // and restarted from the checkpoint. Down nodes are never allocatable.
+//
+// A moldable job (Job::moldable) gets its size from a policy::SizeChooser when it first starts
+// (FCFS, and EASY's queue-order prefix; see policy/queue.hpp); its runtime and estimate are
+// scaled by SimConfig::speedup to that size, and size and runtime stay fixed from then on
+// (restarts after failures keep them).
 //
 // One Simulation object owns all its state (no globals); run() once. The hot loop does not
 // allocate: every container is reserved in the constructor, and a completion made void by a
@@ -25,6 +30,7 @@
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/node_set.hpp"
 #include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
 #include "faultsweep/workload/job.hpp"
@@ -48,6 +54,7 @@ struct SimConfig {
   // No failure after this time is injected (the horizon, or the failure source's generation
   // bound when the run has no horizon).
   double failure_stop_s = std::numeric_limits<double>::infinity();
+  workload::Speedup speedup;  // run time of moldable jobs vs their size
 };
 
 // Job lifecycle; time is accounted per state (waiting, running, suspended).
@@ -59,7 +66,9 @@ inline constexpr int kNodeStates = 4;
 
 struct JobRecord {
   double submit_s = 0, runtime_s = 0, estimate_s = 0;
-  std::int32_t size = 1;
+  std::int32_t size = 1;  // the size it runs with (a moldable job's chosen size once started)
+  std::int32_t requested_size = 1;  // from the workload (a moldable job's maximum)
+  bool moldable = false;
   JobState state = JobState::pending;
   double first_start_s = std::numeric_limits<double>::quiet_NaN();
   double finish_s = std::numeric_limits<double>::quiet_NaN();
@@ -89,15 +98,18 @@ struct Metrics {
   std::int64_t failures = 0, job_failures = 0;
   std::int64_t jobs = 0, completed = 0, unfinished = 0, rejected = 0;
   std::int64_t events = 0, stale_events = 0;
+  // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
+  double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
 };
 
-class Simulation final : private policy::ReleaseSource {
+class Simulation final : private policy::ReleaseSource, private policy::StartSizes {
  public:
   // `jobs` sorted by submit time; jobs wider than the machine (or of size < 1) are rejected
-  // (counted, never started). The referenced objects must outlive the Simulation.
+  // (counted, never started). The referenced objects must outlive the Simulation. Without a
+  // size chooser, moldable jobs start at their requested size (as with policy::MaxSize).
   Simulation(const SimConfig& config, std::span<const workload::Job> jobs,
              failures::FailureSource& failures, policy::QueuePolicy& queue,
-             policy::Allocator& allocator);
+             policy::Allocator& allocator, const policy::SizeChooser* sizes = nullptr);
 
   // Runs to the end (all jobs done, or the horizon), checks the invariants (FS_CHECK) and
   // returns the metrics. `stop` (SIGTERM) is polled now and then; a stopped run throws.
@@ -117,7 +129,8 @@ class Simulation final : private policy::ReleaseSource {
   void on_horizon();
 
   void schedule();
-  void start_job(std::int32_t j);
+  void start_job(std::int32_t j, std::int32_t size);
+  double interval_for(std::int32_t size) const;
   void begin_execution(std::int32_t j);
   void interrupt(std::int32_t j, std::int32_t failed_node, double up_s);
   void enqueue(std::int32_t j);
@@ -130,6 +143,8 @@ class Simulation final : private policy::ReleaseSource {
   double est_wall_s(const JobRecord& r) const;
   std::span<std::int32_t> nodes_of(std::int32_t j);
   std::span<const policy::Release> releases() const override;
+  std::int32_t start_size(std::int32_t j, int free_nodes) const override;
+  double est_wall_at_s(std::int32_t j, std::int32_t size) const override;
   void check_invariants() const;
   Metrics metrics() const;
 
@@ -138,6 +153,7 @@ class Simulation final : private policy::ReleaseSource {
   failures::FailureSource& failures_;
   policy::QueuePolicy& queue_;
   policy::Allocator& allocator_;
+  const policy::SizeChooser* sizes_;
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id

@@ -14,7 +14,22 @@ struct Job {
   double estimate_s = 0;   // user's estimate (requested time) >= 0; backfilling uses it
   std::int32_t size = 1;   // nodes (rigid jobs); for moldable jobs the allocator may change it
   std::int32_t user = -1;  // SWF user id, -1 if unknown
-  bool moldable = false;   // size may be chosen by the allocator (Gottumukkala Ch. 6)
+  bool moldable = false;   // size may be chosen at start, up to `size` (Gottumukkala Ch. 6);
+                           // runtime_s and estimate_s are then the times at `size` nodes
+};
+
+// How a moldable job's run time depends on its size: Amdahl's law (Gottumukkala §6.3.1,
+// Eq. 6.2: Tc(k) = Tc(1) [p/k + (1 - p)], p the parallel fraction), written with the serial
+// fraction f = 1 - p as T(k) = f + (1 - f)/k. f = 0 is linear speedup.
+struct Speedup {
+  double serial_fraction = 0.05;  // in [0, 1]
+  // Run time on k nodes / run time on `max` nodes: T(k) / T(max).
+  double time_factor(std::int32_t k, std::int32_t max) const {
+    const auto t = [this](std::int32_t n) {
+      return serial_fraction + (1.0 - serial_fraction) / static_cast<double>(n);
+    };
+    return k == max ? 1.0 : t(k) / t(max);
+  }
 };
 
 // What a reader dropped or repaired, so that users can see it (DESIGN §8).
@@ -32,6 +47,7 @@ struct ReadStats {
 struct Workload {
   std::vector<Job> jobs;           // sorted by submit time, then id
   std::int32_t machine_nodes = 0;  // from the SWF header (MaxNodes/MaxProcs) or the generator
+  Speedup speedup;                 // of the moldable jobs
   ReadStats stats;
 };
 
