@@ -1,0 +1,67 @@
+#pragma once
+// The job-file loader (internal to src/sweep): TOML in, a validated JobSpec out. job.cpp holds
+// the sections ([sweep], [params], [axes]) and the point expansion; job_values.cpp converts and
+// checks single values against a model's ParamSpecs and builds axes.
+#include <map>
+#include <string>
+#include <toml.hpp>
+#include <utility>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/sweep/job.hpp"
+
+namespace faultsweep::sweep::detail {
+
+using models::ParamKind;
+using models::ParamSpec;
+
+int line_of(const toml::value& v);
+// A short, single-line rendering of a TOML value for error messages.
+std::string show(const toml::value& v);
+const char* type_name(const toml::value& v);
+// Entries of a table sorted by source line (toml11 keeps no order), then by key.
+std::vector<std::pair<std::string, const toml::value*>> ordered(const toml::value& table);
+
+class Loader {
+ public:
+  Loader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+  JobSpec load();
+
+ private:
+  [[noreturn]] void error(int line, const std::string& key, const std::string& value,
+                          const std::string& expected) const {
+    throw InputError(key, value, expected).located(file_, line);
+  }
+  [[noreturn]] void error_at(const toml::value& v, const std::string& key,
+                             const std::string& expected) const {
+    error(line_of(v), key, show(v), expected);
+  }
+  void check_keys(const toml::value& table, const std::string& where,
+                  const std::vector<std::string>& allowed) const;
+  void parse_sweep(const toml::value& sweep);
+  void parse_replicas(const toml::value& v);
+  const ParamSpec* find_spec(const std::string& name) const;
+  Value convert(const toml::value& v, const ParamSpec& spec, const std::string& key) const;
+  void add_fixed(const std::string& name, const toml::value& v);
+  void add_axis(const std::string& name, const toml::value& v);
+  AxisMember make_member(const std::string& key, const toml::value& v, const std::string& where);
+  std::vector<Value> axis_values(const toml::value& v, const ParamSpec& spec,
+                                 const std::string& where) const;
+  Value table_field(const ParamSpec& spec, const std::string& sub, const toml::value& v,
+                    const std::string& where) const;
+  void fill_defaults();
+  void expand_points();
+  int line_for_key(const std::string& key, std::string* prefix) const;
+
+  std::string file_, text_;
+  JobSpec job_;
+  int sweep_line_ = 0;
+  std::map<std::string, int> param_lines_;  // params key (dotted) -> line
+  std::map<std::string, int> axis_lines_;   // axis member key -> line
+};
+
+// A value inside a dist table: "dist" is a string; everything else a number or a duration.
+Value dist_field(const Loader*, const toml::value& v);
+
+}  // namespace faultsweep::sweep::detail
