@@ -3,6 +3,8 @@
 // order, first-fit and round-robin choices, and that down nodes are never allocated.
 #include <catch2/catch.hpp>
 
+#include "sim_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -18,32 +20,8 @@ using namespace faultsweep;
 
 namespace {
 
-class NoFailures final : public failures::FailureSource {
- public:
-  failures::FailureEvent next() override { return {}; }
-};
-
-class ListFailures final : public failures::FailureSource {
- public:
-  explicit ListFailures(std::vector<failures::FailureEvent> events) : events_(std::move(events)) {}
-  failures::FailureEvent next() override {
-    return i_ < events_.size() ? events_[i_++] : failures::FailureEvent{};
-  }
-
- private:
-  std::vector<failures::FailureEvent> events_;
-  std::size_t i_ = 0;
-};
-
-workload::Job job(std::int64_t id, double submit_s, double runtime_s, int size, double estimate_s) {
-  workload::Job j;
-  j.id = id;
-  j.submit_s = submit_s;
-  j.runtime_s = runtime_s;
-  j.estimate_s = estimate_s;
-  j.size = size;
-  return j;
-}
+using testing::job;
+using testing::ListFailures;
 
 }  // namespace
 
@@ -54,7 +32,7 @@ TEST_CASE("easy: a short job backfills into the hole before the head's reservati
   const std::vector<workload::Job> jobs{job(0, 0, 100, 3, 100), job(1, 1, 10, 4, 10),
                                         job(2, 2, 40, 1, 50), job(3, 3, 150, 1, 200)};
   for (const char* q : {"easy", "fcfs"}) {
-    NoFailures none;
+    ListFailures none{std::vector<failures::FailureEvent>{}};
     auto queue = policy::make_queue_policy(q);
     policy::FirstFit alloc;
     sim::SimConfig cfg;
@@ -77,7 +55,7 @@ TEST_CASE("easy: a backfilled job may run past the reservation on extra nodes", 
   // C (1 node, 500 s) may start now on the extra node; D (1 node, 500 s) may not.
   const std::vector<workload::Job> jobs{job(0, 0, 100, 2, 100), job(1, 1, 10, 3, 10),
                                         job(2, 2, 500, 1, 500), job(3, 3, 500, 1, 500)};
-  NoFailures none;
+  ListFailures none{std::vector<failures::FailureEvent>{}};
   policy::EasyBackfill easy;
   policy::FirstFit alloc;
   sim::SimConfig cfg;
@@ -107,7 +85,7 @@ TEST_CASE("easy: never delays the head job's reservation (random workloads, no f
       const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
       jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
     }
-    NoFailures none;
+    ListFailures none{std::vector<failures::FailureEvent>{}};
     policy::EasyBackfill easy;
     std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
     easy.set_reservation_log(&reservation);
@@ -149,7 +127,7 @@ TEST_CASE("conservative: no job starts later than its first reservation (random 
       const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
       jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
     }
-    NoFailures none;
+    ListFailures none{std::vector<failures::FailureEvent>{}};
     policy::ConservativeBackfill cons;
     std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
     cons.set_reservation_log(&reservation);
@@ -176,7 +154,7 @@ TEST_CASE("conservative: a short job backfills only where it delays no reservati
   // 100: starts at 2. D (1 node, est 200 s) would delay B: reserved after B, at 110.
   const std::vector<workload::Job> jobs{job(0, 0, 100, 3, 100), job(1, 1, 10, 4, 10),
                                         job(2, 2, 40, 1, 50), job(3, 3, 150, 1, 200)};
-  NoFailures none;
+  ListFailures none{std::vector<failures::FailureEvent>{}};
   policy::ConservativeBackfill cons;
   policy::FirstFit alloc;
   sim::SimConfig cfg;
@@ -197,7 +175,7 @@ TEST_CASE("fcfs: jobs start in arrival order", "[easy]") {
     const double run = 1 + -50 * std::log(uniform01(rng));
     jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * 8), run));
   }
-  NoFailures none;
+  ListFailures none{std::vector<failures::FailureEvent>{}};
   policy::Fcfs fcfs;
   policy::FirstFit alloc;
   sim::SimConfig cfg;

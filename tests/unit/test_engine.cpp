@@ -4,6 +4,8 @@
 // formulas (Young, Daly), and the invariants on random runs with many failures.
 #include <catch2/catch.hpp>
 
+#include "sim_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,29 +23,8 @@ using Approx = Catch::Detail::Approx;
 
 namespace {
 
-// Replays a fixed list of failures (sorted by time).
-class ListFailures final : public failures::FailureSource {
- public:
-  explicit ListFailures(std::vector<failures::FailureEvent> events) : events_(std::move(events)) {}
-  failures::FailureEvent next() override {
-    return i_ < events_.size() ? events_[i_++] : failures::FailureEvent{};
-  }
-
- private:
-  std::vector<failures::FailureEvent> events_;
-  std::size_t i_ = 0;
-};
-
-workload::Job job(std::int64_t id, double submit_s, double runtime_s, int size,
-                  double estimate_s = -1) {
-  workload::Job j;
-  j.id = id;
-  j.submit_s = submit_s;
-  j.runtime_s = runtime_s;
-  j.estimate_s = estimate_s < 0 ? runtime_s : estimate_s;
-  j.size = size;
-  return j;
-}
+using testing::job;
+using testing::ListFailures;
 
 struct Run {
   sim::Metrics m;

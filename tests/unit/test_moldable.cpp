@@ -5,6 +5,8 @@
 // themselves do not change, and the moldable set grows with the fraction).
 #include <catch2/catch.hpp>
 
+#include "sim_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -24,26 +26,11 @@ using Approx = Catch::Detail::Approx;
 
 namespace {
 
-class ListFailures final : public failures::FailureSource {
- public:
-  explicit ListFailures(std::vector<failures::FailureEvent> events) : events_(std::move(events)) {}
-  failures::FailureEvent next() override {
-    return i_ < events_.size() ? events_[i_++] : failures::FailureEvent{};
-  }
-
- private:
-  std::vector<failures::FailureEvent> events_;
-  std::size_t i_ = 0;
-};
+using testing::ListFailures;
 
 workload::Job job(std::int64_t id, double submit_s, double runtime_s, int size, bool moldable,
                   double estimate_s = -1) {
-  workload::Job j;
-  j.id = id;
-  j.submit_s = submit_s;
-  j.runtime_s = runtime_s;
-  j.estimate_s = estimate_s < 0 ? runtime_s : estimate_s;
-  j.size = size;
+  workload::Job j = testing::job(id, submit_s, runtime_s, size, estimate_s);
   j.moldable = moldable;
   return j;
 }
