@@ -7,6 +7,8 @@
 // below demonstrate that on deliberately wrong samplers.
 #include <catch2/catch.hpp>
 
+#include "stat_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -32,29 +34,15 @@ using faultsweep::dist::Kind;
 
 namespace {
 
+using faultsweep::testing::ks_critical;
+using faultsweep::testing::ks_statistic;
+
 constexpr double kPi = 3.14159265358979323846;
 
 // The stream every statistical test draws from: fixed seed 20240601, replica 0, keyed by the
 // distribution's canonical text as a real consumer would be.
 Engine stream_for(const Dist& d, std::uint64_t replica = 0) {
   return make_stream(20240601, replica, Purpose::failures, d.canonical_text());
-}
-
-// One-sample Kolmogorov-Smirnov statistic D_n = sup |F_n(x) - F(x)| of xs against cdf.
-double ks_statistic(std::vector<double> xs, const std::function<double(double)>& cdf) {
-  std::sort(xs.begin(), xs.end());
-  const double n = static_cast<double>(xs.size());
-  double d = 0.0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    const double f = cdf(xs[i]);
-    d = std::max({d, f - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - f});
-  }
-  return d;
-}
-
-// Asymptotic critical value of D_n at the 0.1% level (Kolmogorov distribution: 1.9495/sqrt(n)).
-double ks_critical(std::size_t n) {
-  return 1.95 / std::sqrt(static_cast<double>(n));
 }
 
 std::vector<double> draws(std::size_t n, const std::function<double()>& draw) {

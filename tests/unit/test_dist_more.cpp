@@ -14,9 +14,11 @@
 // agree with each other and the mean test ties both to the closed-form mean.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
 #include <cmath>
 #include <limits>
 #include <vector>
+#include "stat_support.hpp"
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
@@ -30,6 +32,9 @@ using namespace faultsweep::dist;
 
 namespace {
 
+using faultsweep::testing::ks_critical;
+using faultsweep::testing::ks_statistic;
+
 constexpr int kN = 200000;
 
 Engine engine(std::uint64_t seed) {
@@ -42,25 +47,6 @@ std::vector<double> draws(const D& d, std::uint64_t seed, int n = kN) {
   std::vector<double> x(n);
   for (double& v : x) v = d.sample(e);
   return x;
-}
-
-// sup_x |F_n(x) - F(x)|, valid for continuous and discrete F: at every distinct sample value v
-// it compares F(v) with F_n(v) and the left limit F(v-) with F_n(v-) (F_n is flat between
-// sample values and F is monotone, so the supremum is attained at one of these).
-template <class Cdf>
-double ks_statistic(std::vector<double> x, Cdf cdf) {
-  std::sort(x.begin(), x.end());
-  const double n = static_cast<double>(x.size());
-  double d = 0;
-  std::size_t i = 0;
-  while (i < x.size()) {
-    std::size_t j = i;
-    while (j < x.size() && x[j] == x[i]) ++j;
-    const double left = cdf(std::nextafter(x[i], -std::numeric_limits<double>::infinity()));
-    d = std::max({d, std::abs(cdf(x[i]) - j / n), std::abs(left - i / n)});
-    i = j;
-  }
-  return d;
 }
 
 double sample_mean(const std::vector<double>& x) {

@@ -6,6 +6,8 @@
 // seed: K-S distance < 1.95 / sqrt(n) (0.1 % level), counts within 5 standard deviations.
 #include <catch2/catch.hpp>
 
+#include "stat_support.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -43,6 +45,9 @@ using namespace faultsweep::failures;
 // after construction (FailureSource::next runs in the simulator's hot loop). Array and nothrow
 // forms forward to these two by the standard library's defaults.
 namespace {
+
+using faultsweep::testing::ks_critical;
+using faultsweep::testing::ks_statistic;
 std::atomic<long> g_allocations{0};
 }  // namespace
 void* operator new(std::size_t n) {
@@ -65,21 +70,6 @@ constexpr std::uint64_t kSeed = 20240601;
 
 Engine stream(Purpose p, const std::string& text, std::uint64_t replica = 0) {
   return make_stream(kSeed, replica, p, text);
-}
-
-double ks_statistic(std::vector<double> xs, const std::function<double(double)>& cdf) {
-  std::sort(xs.begin(), xs.end());
-  const double n = static_cast<double>(xs.size());
-  double d = 0.0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    const double f = cdf(xs[i]);
-    d = std::max({d, f - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - f});
-  }
-  return d;
-}
-
-double ks_critical(std::size_t n) {
-  return 1.95 / std::sqrt(static_cast<double>(n));
 }
 
 double lag1_autocorrelation(const std::vector<double>& x) {
