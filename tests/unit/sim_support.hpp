@@ -4,7 +4,13 @@
 #include <utility>
 #include <vector>
 
+#include <array>
+
 #include "faultsweep/failures/trace.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/size_chooser.hpp"
+#include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::testing {
@@ -23,5 +29,28 @@ inline workload::Job job(std::int64_t id, double submit_s, double runtime_s, int
 
 // Replays a fixed list of failures: the library's trace source.
 using ListFailures = failures::TraceSource;
+
+// What a test looks at after a run.
+struct Run {
+  sim::Metrics m;
+  std::vector<sim::JobRecord> jobs;
+  std::array<double, sim::kNodeStates> node_time_s{};
+};
+
+// Runs jobs under a list of failures with the named queue policy and allocator (and a size
+// chooser for moldable jobs, if given).
+inline Run simulate(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
+                    std::vector<failures::FailureEvent> failures, const char* queue = "fcfs",
+                    const char* alloc = "first_fit", const policy::SizeChooser* sizes = nullptr) {
+  ListFailures source(std::move(failures));
+  auto q = policy::make_queue_policy(queue);
+  auto a = policy::make_allocator(alloc);
+  sim::Simulation s(cfg, jobs, source, *q, *a, sizes);
+  Run r;
+  r.m = s.run();
+  r.jobs = s.jobs();
+  r.node_time_s = s.node_time_s();
+  return r;
+}
 
 }  // namespace faultsweep::testing

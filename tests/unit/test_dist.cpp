@@ -7,8 +7,6 @@
 // below demonstrate that on deliberately wrong samplers.
 #include <catch2/catch.hpp>
 
-#include "stat_support.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +20,7 @@
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/dist/distribution.hpp"
+#include "stat_support.hpp"
 
 using faultsweep::Engine;
 using faultsweep::InputError;

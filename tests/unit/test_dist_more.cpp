@@ -18,7 +18,6 @@
 #include <cmath>
 #include <limits>
 #include <vector>
-#include "stat_support.hpp"
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
@@ -26,6 +25,7 @@
 #include "faultsweep/dist/gamma.hpp"
 #include "faultsweep/dist/log_uniform.hpp"
 #include "faultsweep/dist/mixtures.hpp"
+#include "stat_support.hpp"
 
 using namespace faultsweep;
 using namespace faultsweep::dist;

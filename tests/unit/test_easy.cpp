@@ -3,8 +3,6 @@
 // order, first-fit and round-robin choices, and that down nodes are never allocated.
 #include <catch2/catch.hpp>
 
-#include "sim_support.hpp"
-
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "faultsweep/policy/node_set.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/sim/engine.hpp"
+#include "sim_support.hpp"
 
 using namespace faultsweep;
 

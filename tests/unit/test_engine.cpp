@@ -4,8 +4,6 @@
 // formulas (Young, Daly), and the invariants on random runs with many failures.
 #include <catch2/catch.hpp>
 
-#include "sim_support.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,6 +15,7 @@
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/engine.hpp"
+#include "sim_support.hpp"
 
 using namespace faultsweep;
 using Approx = Catch::Detail::Approx;
@@ -26,25 +25,8 @@ namespace {
 using testing::job;
 using testing::ListFailures;
 
-struct Run {
-  sim::Metrics m;
-  std::vector<sim::JobRecord> jobs;
-  std::array<double, sim::kNodeStates> node_time_s{};
-};
-
-Run simulate(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
-             std::vector<failures::FailureEvent> failures, const char* queue = "fcfs",
-             const char* alloc = "first_fit") {
-  ListFailures source(std::move(failures));
-  auto q = policy::make_queue_policy(queue);
-  auto a = policy::make_allocator(alloc);
-  sim::Simulation s(cfg, jobs, source, *q, *a);
-  Run r;
-  r.m = s.run();
-  r.jobs = s.jobs();
-  r.node_time_s = s.node_time_s();
-  return r;
-}
+using testing::Run;
+using testing::simulate;
 
 // 4 nodes; J0 (2 nodes, 100 s) and J1 (2 nodes, 50 s) start at 0; J2 (4 nodes, 40 s) arrives at
 // 10; node 0 (J0's) fails at 30 for 20 s.

@@ -6,8 +6,6 @@
 // seed: K-S distance < 1.95 / sqrt(n) (0.1 % level), counts within 5 standard deviations.
 #include <catch2/catch.hpp>
 
-#include "stat_support.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -30,6 +28,7 @@
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/zhang.hpp"
 #include "faultsweep/models/model.hpp"
+#include "stat_support.hpp"
 
 using faultsweep::Engine;
 using faultsweep::InputError;

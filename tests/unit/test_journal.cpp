@@ -1,8 +1,6 @@
 // The append-only result journal (sweep/journal.hpp): what survives a crash, what is dropped.
 #include <catch2/catch.hpp>
 
-#include "temp_dir.hpp"
-
 #include <unistd.h>
 
 #include <cmath>
@@ -17,6 +15,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using faultsweep::IoError;

@@ -5,8 +5,6 @@
 // themselves do not change, and the moldable set grows with the fraction).
 #include <catch2/catch.hpp>
 
-#include "sim_support.hpp"
-
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -20,6 +18,7 @@
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
+#include "sim_support.hpp"
 
 using namespace faultsweep;
 using Approx = Catch::Detail::Approx;
@@ -35,22 +34,12 @@ workload::Job job(std::int64_t id, double submit_s, double runtime_s, int size, 
   return j;
 }
 
-struct Run {
-  sim::Metrics m;
-  std::vector<sim::JobRecord> jobs;
-};
+using testing::Run;
 
 Run simulate(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
              std::vector<failures::FailureEvent> failures, const char* queue,
              const policy::SizeChooser* sizes, const char* alloc = "first_fit") {
-  ListFailures source(std::move(failures));
-  auto q = policy::make_queue_policy(queue);
-  auto a = policy::make_allocator(alloc);
-  sim::Simulation s(cfg, jobs, source, *q, *a, sizes);
-  Run r;
-  r.m = s.run();
-  r.jobs = s.jobs();
-  return r;
+  return testing::simulate(cfg, jobs, std::move(failures), queue, alloc, sizes);
 }
 
 }  // namespace

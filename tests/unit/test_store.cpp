@@ -2,8 +2,6 @@
 // only by rename, and readers refuse files that are not ours or of another schema version.
 #include <catch2/catch.hpp>
 
-#include "temp_dir.hpp"
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +20,7 @@
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/stats.hpp"
 #include "faultsweep/sweep/store.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 namespace io = faultsweep::io;
