@@ -22,6 +22,21 @@ namespace {
 using testing::job;
 using testing::ListFailures;
 
+// A random small workload for `nodes` nodes: bursty arrivals (30 % simultaneous), integer
+// run times, estimates exact half the time (ties with the shadow time), else up to 3x over.
+std::vector<workload::Job> random_workload(Engine& rng, int nodes) {
+  std::vector<workload::Job> jobs;
+  double t = 0;
+  const int n_jobs = 10 + static_cast<int>(uniform01(rng) * 50);
+  for (int i = 0; i < n_jobs; ++i) {
+    t += uniform01(rng) < 0.3 ? 0 : std::floor(-20 * std::log(uniform01(rng)));
+    const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
+    const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
+    jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
+  }
+  return jobs;
+}
+
 }  // namespace
 
 TEST_CASE("easy: a short job backfills into the hole before the head's reservation", "[easy]") {
@@ -74,16 +89,7 @@ TEST_CASE("easy: never delays the head job's reservation (random workloads, no f
   std::int64_t reservations = 0, backfilled = 0;
   for (int rep = 0; rep < 400; ++rep) {
     const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
-    std::vector<workload::Job> jobs;
-    double t = 0;
-    const int n_jobs = 10 + static_cast<int>(uniform01(rng) * 50);
-    for (int i = 0; i < n_jobs; ++i) {
-      t += uniform01(rng) < 0.3 ? 0 : std::floor(-20 * std::log(uniform01(rng)));
-      const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
-      // Exact estimates half the time (ties with the shadow time), else up to 3x over.
-      const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
-      jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
-    }
+    const std::vector<workload::Job> jobs = random_workload(rng, nodes);
     ListFailures none{std::vector<failures::FailureEvent>{}};
     policy::EasyBackfill easy;
     std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
@@ -117,15 +123,7 @@ TEST_CASE("conservative: no job starts later than its first reservation (random 
   std::int64_t reservations = 0, backfilled = 0;
   for (int rep = 0; rep < 200; ++rep) {
     const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
-    std::vector<workload::Job> jobs;
-    double t = 0;
-    const int n_jobs = 10 + static_cast<int>(uniform01(rng) * 50);
-    for (int i = 0; i < n_jobs; ++i) {
-      t += uniform01(rng) < 0.3 ? 0 : std::floor(-20 * std::log(uniform01(rng)));
-      const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
-      const double est = uniform01(rng) < 0.5 ? run : std::ceil(run * (1 + 2 * uniform01(rng)));
-      jobs.push_back(job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
-    }
+    const std::vector<workload::Job> jobs = random_workload(rng, nodes);
     ListFailures none{std::vector<failures::FailureEvent>{}};
     policy::ConservativeBackfill cons;
     std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
