@@ -5,7 +5,9 @@
 #include <vector>
 
 #include <array>
+#include <cmath>
 
+#include "faultsweep/core/rng.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
@@ -29,6 +31,19 @@ inline workload::Job job(std::int64_t id, double submit_s, double runtime_s, int
 
 // Replays a fixed list of failures: the library's trace source.
 using ListFailures = failures::TraceSource;
+
+// 60 failures of random nodes: exponential gaps (mean 80 s) and down times (mean 30 s), for
+// invariant tests that want failures to hit often.
+inline std::vector<failures::FailureEvent> random_failures(Engine& rng, int nodes) {
+  std::vector<failures::FailureEvent> fails;
+  double t = 0;
+  for (int i = 0; i < 60; ++i) {
+    t += -80 * std::log(uniform01(rng));
+    fails.push_back(
+        {t, static_cast<std::int32_t>(uniform01(rng) * nodes), -30 * std::log(uniform01(rng))});
+  }
+  return fails;
+}
 
 // What a test looks at after a run.
 struct Run {

@@ -195,13 +195,7 @@ TEST_CASE("engine: invariants hold on random runs with many failures, every mode
       jobs.push_back(
           job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), run * (1 + uniform01(rng))));
     }
-    std::vector<failures::FailureEvent> fails;
-    double ft = 0;
-    for (int i = 0; i < 60; ++i) {
-      ft += -80 * std::log(uniform01(rng));
-      fails.push_back(
-          {ft, static_cast<std::int32_t>(uniform01(rng) * nodes), -30 * std::log(uniform01(rng))});
-    }
+    const std::vector<failures::FailureEvent> fails = testing::random_failures(rng, nodes);
     sim::SimConfig cfg;
     cfg.nodes = nodes;
     cfg.on_failure = static_cast<sim::OnFailure>(rep % 3);
