@@ -166,9 +166,13 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                           "node MTBF for young / daly (default: from the failures table)", {}, 0.0);
     mtbf.optional = true;
     s.push_back(mtbf);
-    ParamSpec horizon = spec(
-        "horizon", ParamKind::duration, "s", std::nullopt,
-        "stop injecting failures and stop the run here (default: until all jobs finish)", {}, 0.0);
+    ParamSpec horizon =
+        spec("horizon", ParamKind::duration, "s", std::nullopt,
+             "stop injecting failures and stop the run here (default: until all jobs finish; a "
+             "failure trace is then replayed whole, while a synthetic process injects failures up "
+             "to 2 x (last submit + node-seconds of work / nodes + longest run) + 1 s and the run "
+             "continues failure-free after that bound)",
+             {}, 0.0);
     horizon.optional = true;
     s.push_back(horizon);
     return s;
@@ -265,8 +269,12 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   sim::SimConfig cfg = config_of(p);
   const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
   cfg.speedup = w.speedup;
-  cfg.failure_stop_s =
-      std::isfinite(cfg.horizon_s) ? cfg.horizon_s : generation_bound_s(w, cfg.nodes);
+  // A finite trace is replayed whole (every failure up to the last job's completion); an
+  // endless synthetic process needs a bound when the run has none (see `horizon`'s help).
+  const bool finite_trace = p.has("failures.process") && p.str("failures.process") == "trace";
+  cfg.failure_stop_s = std::isfinite(cfg.horizon_s) ? cfg.horizon_s
+                       : finite_trace               ? kInf
+                                                    : generation_bound_s(w, cfg.nodes);
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
   const auto queue = policy::make_queue_policy(p.str("queue"));

@@ -66,17 +66,20 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
   int extra = 0;
   const std::span<const Release> engine = s.releases->releases();
   std::size_t a = 0, b = 0;
+  // Every release at the shadow time counts (queue.hpp: "the nodes free then beyond its need
+  // are the extra nodes"), not only those up to the first that makes the head fit: otherwise
+  // the extra nodes would depend on the order in which simultaneous releases are listed.
   while (a < engine.size() || b < own_.size()) {
     const bool take_own =
         a == engine.size() || (b < own_.size() && own_[b].time_s < engine[a].time_s);
-    const Release& r = take_own ? own_[b++] : engine[a++];
+    const Release& r = take_own ? own_[b] : engine[a];
+    const double at_s = std::max(r.time_s, s.now_s);
+    if (avail >= need && at_s > shadow_s) break;
+    take_own ? ++b : ++a;
     avail += r.nodes;
-    if (avail >= need) {
-      shadow_s = std::max(r.time_s, s.now_s);
-      extra = avail - need;
-      break;
-    }
+    if (avail >= need && !std::isfinite(shadow_s)) shadow_s = at_s;
   }
+  extra = avail - need;
   FS_CHECK(std::isfinite(shadow_s), "easy: the head job can never fit (wider than the machine?)");
   if (log_ != nullptr) {
     double& first = (*log_)[static_cast<std::size_t>(head)];

@@ -249,6 +249,7 @@ void Simulation::on_failure() {
       if (up_s > node_up_s_[i]) {
         node_up_s_[i] = up_s;
         events_.push(up_s, EventType::node_repair, n, ++node_generation_[i]);
+        dirty_ = true;  // a later repair changes EASY's view of future capacity
       }
       return;
     case NodeState::idle:
@@ -262,6 +263,7 @@ void Simulation::on_failure() {
     case NodeState::held:  // a suspended job loses one more node until its repair
       take_down(n, up_s);
       ++jobs_[static_cast<std::size_t>(node_owner_[i])].down_nodes;
+      dirty_ = true;  // the suspended job's expected end may move later
       return;
   }
 }
