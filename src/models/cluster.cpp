@@ -7,12 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "cluster_metrics.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
@@ -90,6 +92,11 @@ double generation_bound_s(const workload::Workload& w, int nodes) {
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
 }
 
+std::unique_ptr<policy::RuntimeStrategy> make_strategy(const Params& p) {
+  const std::string name = p.has("strategy") ? p.str("strategy") : "none";
+  return policy::find_choice(policy::strategies(), "strategy", name).make(p);
+}
+
 ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional<Value> def,
                std::string help, std::vector<std::string> choices = {}, double min = -kInf) {
   ParamSpec s;
@@ -132,11 +139,11 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     f.duration_keys = failures::failure_duration_keys();
     s.push_back(f);
     s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
-                     "queue policy: FCFS, FCFS with EASY backfilling, or conservative backfilling",
-                     {"fcfs", "easy", "conservative"}));
+                     "queue policy: " + policy::choice_help(policy::queue_policies()),
+                     policy::choice_names(policy::queue_policies())));
     s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
-                     "node allocation: lowest free ids, or round robin",
-                     {"first_fit", "round_robin"}));
+                     "node allocation: " + policy::choice_help(policy::allocators()),
+                     policy::choice_names(policy::allocators())));
     s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
                      "size of a moldable job (workload key moldable = fraction; speedup, "
                      "serial_fraction) when it reaches the start in queue order (FCFS, EASY's "
@@ -144,20 +151,19 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                      "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
                      "it waits; EASY reserves the requested size, backfills at the requested "
                      "size; fixed at start, kept on restarts",
-                     {"max", "free"}));
+                     policy::choice_names(policy::size_choosers())));
     ParamSpec minf =
         spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
              "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
     minf.max = 1.0;
     s.push_back(minf);
     s.push_back(spec("on_failure", ParamKind::string, "", Value(std::string("requeue_head")),
-                     "a job hit by a failure restarts from its last checkpoint: requeued at the "
-                     "head, at its original place, or on its own nodes after the repair",
-                     {"requeue_head", "requeue_original", "wait_repair"}));
+                     "a job hit by a failure restarts from its last checkpoint: " +
+                         policy::choice_help(policy::failure_rules()),
+                     policy::choice_names(policy::failure_rules())));
     s.push_back(spec("checkpoint", ParamKind::string, "", Value(std::string("none")),
-                     "checkpointing: none, periodic (checkpoint_interval), or the Young / Daly "
-                     "optimum for each job's MTBF",
-                     {"none", "periodic", "young", "daly"}));
+                     "checkpointing: " + policy::choice_help(policy::checkpoint_policies()),
+                     policy::choice_names(policy::checkpoint_policies())));
     s.push_back(spec("checkpoint_interval", ParamKind::duration, "s", Value(4 * kHour_s),
                      "work between checkpoints (periodic)", {}, 0.0));
     s.push_back(spec("checkpoint_cost", ParamKind::duration, "s", Value(5 * kMinute_s),
@@ -175,49 +181,25 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
              {}, 0.0);
     horizon.optional = true;
     s.push_back(horizon);
+    ParamSpec strategy =
+        spec("strategy", ParamKind::string, "", std::nullopt,
+             "runtime strategy acting on the running cluster (policy/strategy.hpp; default "
+             "none): " +
+                 policy::choice_help(policy::strategies()),
+             policy::choice_names(policy::strategies()));
+    strategy.optional = true;
+    s.push_back(strategy);
     return s;
   }();
   return specs;
 }
 
 const std::vector<MetricSpec>& ClusterModel::metrics() const {
-  static const std::vector<MetricSpec> specs{
-      {"utilization", "1",
-       "useful work / capacity: sum over completed jobs of size x runtime (failure-free; "
-       "moldable jobs: chosen size x runtime at that size) / "
-       "(nodes x makespan); makespan = last completion (or the horizon) - first submit"},
-      {"mean_response_s", "s", "completion - submit, mean over completed jobs"},
-      {"mean_slowdown", "1", "response / runtime, mean over completed jobs (Zhang §3.3)"},
-      {"mean_bounded_slowdown", "1",
-       "max(1, response / max(runtime, 10 s)), mean over completed jobs"},
-      {"work_loss_ratio", "1",
-       "per job, wall time of executions rolled back by failures / total execution time, "
-       "mean over completed jobs (Zhang §3.3)"},
-      {"sul_node_hours", "node*h",
-       "service unit loss (FARS §5.3): size x (rolled-back execution time + time suspended "
-       "on its nodes waiting for a repair), summed over jobs"},
-      {"jfr", "1", "job failure rate (FARS §5.3): jobs interrupted at least once / jobs submitted"},
-      {"fsd", "1",
-       "failure slowdown (FARS §5.3): delay caused by failures / max(runtime, 10 s), mean "
-       "over completed jobs; delay = (completion - first start) - failure-free wall time "
-       "(runtime + its checkpoint overheads)"},
-      {"throughput_per_h", "1/h", "completed jobs / makespan"},
-      {"mct", "s",
-       "mean completion time (Gottumukkala §6.4.5): completion - first start, mean over "
-       "completed jobs (seconds, not normalised by the unit run length)"},
-      {"mwt", "s",
-       "mean waste time (Gottumukkala §6.4.5): rolled-back execution time + time suspended "
-       "for a repair per job, mean over completed jobs (seconds, not normalised)"},
-      {"failures", "1", "node failures during the run"},
-      {"job_failures", "1", "failures that hit a running job (interrupted executions)"},
-      {"mean_wait_s", "s", "time in the queue (all waits, requeues included), mean over completed"},
-      {"makespan_s", "s", "last completion (or the horizon) - first submit"},
-      {"jobs", "1", "jobs submitted (rejected ones excluded)"},
-      {"unfinished_jobs", "1", "jobs not finished at the horizon"},
-      {"rejected_jobs", "1", "jobs wider than the machine, never started"},
-      {"mean_moldable_size_fraction", "1",
-       "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},
-  };
+  static const std::vector<MetricSpec> specs = [] {
+    std::vector<MetricSpec> out;
+    for (const ClusterMetric& m : cluster_metrics()) out.push_back(m.spec);
+    return out;
+  }();
   return specs;
 }
 
@@ -237,6 +219,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
   (void)policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  (void)make_strategy(p);
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
   if (mode == sim::CheckpointMode::periodic && !(p.real("checkpoint_interval") > 0))
@@ -281,33 +264,15 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto allocator = policy::make_allocator(p.str("allocator"));
   const auto sizes =
       policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
-  sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get());
+  const auto strategy = make_strategy(p);
+  sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   // Not ctx.stop: a replica takes well under a second even for all of SDSC-SP2 with EASY, and a
   // run that threw on SIGTERM would be recorded as a failed task, not as one to resume.
   const sim::Metrics m = s.run();
 
-  FS_CHECK(out.size() == metrics().size(), "cluster: wrong number of metric slots");
-  const double values[] = {m.utilization,
-                           m.mean_response_s,
-                           m.mean_slowdown,
-                           m.mean_bounded_slowdown,
-                           m.work_loss_ratio,
-                           m.sul_node_hours,
-                           m.jfr,
-                           m.fsd,
-                           m.throughput_per_h,
-                           m.mct_s,
-                           m.mwt_s,
-                           static_cast<double>(m.failures),
-                           static_cast<double>(m.job_failures),
-                           m.mean_wait_s,
-                           m.makespan_s,
-                           static_cast<double>(m.jobs),
-                           static_cast<double>(m.unfinished),
-                           static_cast<double>(m.rejected),
-                           m.mean_moldable_size_fraction};
-  static_assert(std::size(values) == 19);
-  std::copy(std::begin(values), std::end(values), out.begin());
+  const auto& table = cluster_metrics();
+  FS_CHECK(out.size() == table.size(), "cluster: wrong number of metric slots");
+  for (std::size_t i = 0; i < table.size(); ++i) out[i] = table[i].read(m);
 }
 
 }  // namespace faultsweep::models

@@ -3,10 +3,12 @@
 #include <string>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/registry.hpp"
 
 namespace faultsweep::policy {
 
-void FirstFit::allocate(const NodeSet& free, std::span<std::int32_t> out) {
+void FirstFit::allocate(const AllocationContext&, const NodeSet& free,
+                        std::span<std::int32_t> out) {
   FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "first_fit: not enough nodes");
   int n = -1;
   for (std::int32_t& slot : out) {
@@ -15,7 +17,8 @@ void FirstFit::allocate(const NodeSet& free, std::span<std::int32_t> out) {
   }
 }
 
-void RoundRobin::allocate(const NodeSet& free, std::span<std::int32_t> out) {
+void RoundRobin::allocate(const AllocationContext&, const NodeSet& free,
+                          std::span<std::int32_t> out) {
   FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "round_robin: not enough nodes");
   int n = cursor_ - 1;
   for (std::int32_t& slot : out) {
@@ -27,9 +30,7 @@ void RoundRobin::allocate(const NodeSet& free, std::span<std::int32_t> out) {
 }
 
 std::unique_ptr<Allocator> make_allocator(std::string_view name) {
-  if (name == "first_fit") return std::make_unique<FirstFit>();
-  if (name == "round_robin") return std::make_unique<RoundRobin>();
-  throw InputError("allocator", std::string(name), "one of \"first_fit\", \"round_robin\"");
+  return find_choice(allocators(), "allocator", name).make(Params{});
 }
 
 }  // namespace faultsweep::policy

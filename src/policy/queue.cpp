@@ -5,6 +5,7 @@
 #include <string>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/registry.hpp"
 
 namespace faultsweep::policy {
 
@@ -206,10 +207,7 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
 }
 
 std::unique_ptr<QueuePolicy> make_queue_policy(std::string_view name) {
-  if (name == "fcfs") return std::make_unique<Fcfs>();
-  if (name == "easy") return std::make_unique<EasyBackfill>();
-  if (name == "conservative") return std::make_unique<ConservativeBackfill>();
-  throw InputError("queue", std::string(name), "one of \"fcfs\", \"easy\", \"conservative\"");
+  return find_choice(queue_policies(), "queue", name).make(Params{});
 }
 
 }  // namespace faultsweep::policy

@@ -2,5 +2,6 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/policy/allocator.cpp
   src/policy/queue.cpp
+  src/policy/registry.cpp
   src/policy/size_chooser.cpp
 )

@@ -1,5 +1,11 @@
 # Sources of the sim area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine.cpp
+  src/sim/engine_jobs.cpp
+  src/sim/engine_failures.cpp
+  src/sim/engine_schedule.cpp
+  src/sim/engine_actions.cpp
+  src/sim/accounting.cpp
   src/models/cluster.cpp
+  src/models/cluster_metrics.cpp
 )

@@ -6,9 +6,20 @@
 #include <span>
 #include <string_view>
 
+#include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/node_set.hpp"
 
 namespace faultsweep::policy {
+
+// What an allocator may know besides the free nodes: the time, the job, and what has happened
+// to every node so far (never anything after `now_s`).
+struct AllocationContext {
+  double now_s = 0;
+  std::int32_t job = -1;
+  double est_wall_s = 0;  // estimated wall time of the execution about to start
+  double progress_s = 0;  // work the job has committed already (restarts)
+  const failures::NodeHistory* history = nullptr;  // null only outside the engine (tests)
+};
 
 class Allocator {
  public:
@@ -16,7 +27,11 @@ class Allocator {
   virtual std::string_view name() const = 0;
   // Writes out.size() distinct members of `free` to `out` (the caller removes them from the
   // set). Precondition: free.count() >= out.size(). Must not allocate memory.
-  virtual void allocate(const NodeSet& free, std::span<std::int32_t> out) = 0;
+  virtual void allocate(const AllocationContext& ctx, const NodeSet& free,
+                        std::span<std::int32_t> out) = 0;
+  void allocate(const NodeSet& free, std::span<std::int32_t> out) {
+    allocate(AllocationContext{}, free, out);
+  }
 };
 
 // The lowest free node ids: reproducible, but it concentrates work (and the failures of
@@ -24,22 +39,26 @@ class Allocator {
 // artefact with alpha = 0.99.
 class FirstFit final : public Allocator {
  public:
+  using Allocator::allocate;
   std::string_view name() const override { return "first_fit"; }
-  void allocate(const NodeSet& free, std::span<std::int32_t> out) override;
+  void allocate(const AllocationContext& ctx, const NodeSet& free,
+                std::span<std::int32_t> out) override;
 };
 
 // The next free ids after the last node handed out, wrapping around: spreads work over the
 // machine (Gottumukkala Ch. 6 uses round robin as the reliability-oblivious baseline).
 class RoundRobin final : public Allocator {
  public:
+  using Allocator::allocate;
   std::string_view name() const override { return "round_robin"; }
-  void allocate(const NodeSet& free, std::span<std::int32_t> out) override;
+  void allocate(const AllocationContext& ctx, const NodeSet& free,
+                std::span<std::int32_t> out) override;
 
  private:
   int cursor_ = 0;  // first node id to try next time
 };
 
-// "first_fit" | "round_robin"; throws InputError("allocator", ...) otherwise.
+// A row of policy/registry.hpp's allocators(); throws InputError("allocator", ...) otherwise.
 std::unique_ptr<Allocator> make_allocator(std::string_view name);
 
 }  // namespace faultsweep::policy

@@ -8,7 +8,20 @@
 #include <memory>
 #include <string_view>
 
+#include "faultsweep/failures/node_history.hpp"
+
 namespace faultsweep::policy {
+
+// What a size chooser may know: the request, the free nodes, the time, the job and the nodes'
+// history so far. The engine asks once per start and applies that answer.
+struct SizeRequest {
+  std::int32_t requested = 1;
+  int free_nodes = 0;
+  double now_s = 0;
+  std::int32_t job = -1;
+  double estimate_s = 0;  // at the requested size
+  const failures::NodeHistory* history = nullptr;
+};
 
 class SizeChooser {
  public:
@@ -16,14 +29,21 @@ class SizeChooser {
   virtual std::string_view name() const = 0;
   // The size a moldable job requesting `requested` nodes starts with when `free_nodes` are
   // free, in 1 .. min(requested, free_nodes); 0: it waits.
-  virtual std::int32_t choose(std::int32_t requested, int free_nodes) const = 0;
+  virtual std::int32_t choose(const SizeRequest& r) const = 0;
+  std::int32_t choose(std::int32_t requested, int free_nodes) const {
+    SizeRequest r;
+    r.requested = requested;
+    r.free_nodes = free_nodes;
+    return choose(r);
+  }
 };
 
 // Always the requested size: moldable jobs behave exactly like rigid ones.
 class MaxSize final : public SizeChooser {
  public:
+  using SizeChooser::choose;
   std::string_view name() const override { return "max"; }
-  std::int32_t choose(std::int32_t requested, int free_nodes) const override;
+  std::int32_t choose(const SizeRequest& r) const override;
 };
 
 // min(requested, free) if that is at least min_fraction x requested (and >= 1), else wait:
@@ -31,8 +51,9 @@ class MaxSize final : public SizeChooser {
 class FreeSize final : public SizeChooser {
  public:
   explicit FreeSize(double min_fraction) : min_fraction_(min_fraction) {}
+  using SizeChooser::choose;
   std::string_view name() const override { return "free"; }
-  std::int32_t choose(std::int32_t requested, int free_nodes) const override;
+  std::int32_t choose(const SizeRequest& r) const override;
 
  private:
   double min_fraction_;

@@ -9,12 +9,15 @@
 #include <limits>
 #include <string_view>
 
+#include "faultsweep/policy/checkpoint_policy.hpp"
+
 namespace faultsweep::sim {
 
-enum class CheckpointMode { none, periodic, young, daly };
-
-// "none" | "periodic" | "young" | "daly"; throws InputError("checkpoint", ...) otherwise.
-CheckpointMode checkpoint_mode_from(std::string_view name);
+// The policies (how often) live in policy/checkpoint_policy.hpp; these names stay for callers.
+using policy::checkpoint_mode_from;
+using policy::CheckpointMode;
+using policy::daly_interval_s;
+using policy::young_interval_s;
 
 struct CheckpointPlan {
   double interval_s = std::numeric_limits<double>::infinity();  // work between checkpoints
@@ -30,6 +33,16 @@ struct CheckpointPlan {
   double wall_for_work(double work_s) const {
     return work_s <= 0 ? 0.0 : work_s + checkpoints_for(work_s) * cost_s;
   }
+  // Work done (committed or not) after `elapsed_s` of wall time of an execution that had
+  // `work_s` left: whole (I + C) segments, plus the work of the segment in progress (none
+  // while its checkpoint is being written).
+  double work_done_after(double elapsed_s, double work_s) const {
+    if (!std::isfinite(interval_s)) return std::clamp(elapsed_s, 0.0, std::max(0.0, work_s));
+    const double k = std::max(
+        0.0, std::min(std::floor(elapsed_s / (interval_s + cost_s)), checkpoints_for(work_s)));
+    const double rest_s = std::max(0.0, elapsed_s - k * (interval_s + cost_s));
+    return std::min(k * interval_s + std::min(rest_s, interval_s), std::max(0.0, work_s));
+  }
   // Work committed by checkpoints after `elapsed_s` of wall time of an execution that had
   // `work_s` left: whole (I + C) segments completed, at most checkpoints_for(work_s) of them.
   double committed_after(double elapsed_s, double work_s) const {
@@ -39,18 +52,5 @@ struct CheckpointPlan {
     return std::max(0.0, k) * interval_s;
   }
 };
-
-// Young (1974) first-order optimum: I = sqrt(2 C M), M the job's mean time between failures.
-inline double young_interval_s(double cost_s, double mtbf_s) {
-  return std::sqrt(2.0 * cost_s * mtbf_s);
-}
-
-// Daly (2006, FGCS 22, Eq. 37) higher-order optimum of the compute time between checkpoints:
-// sqrt(2CM)[1 + (1/3)sqrt(C/(2M)) + (1/9)(C/(2M))] - C for C < 2M, else M.
-inline double daly_interval_s(double cost_s, double mtbf_s) {
-  if (!(cost_s < 2.0 * mtbf_s)) return mtbf_s;
-  const double x = cost_s / (2.0 * mtbf_s);
-  return std::sqrt(2.0 * cost_s * mtbf_s) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - cost_s;
-}
 
 }  // namespace faultsweep::sim

@@ -15,6 +15,15 @@
 // scaled by SimConfig::speedup to that size, and size and runtime stay fixed from then on
 // (restarts after failures keep them).
 //
+// A runtime strategy (policy/strategy.hpp, DESIGN §5a) may be attached: the engine calls it
+// at the times it asks for (periodic ticks, warnings ahead of failures, job ends) with a
+// read-only view (ClusterView, implemented here) and applies its batch of decisions, checking
+// each: hold / release spare nodes (NodeState::spare: the queue never sees them), move
+// processes of a running job to idle or spare nodes (the job keeps all its work and restarts
+// after the move's overhead), checkpoint a running job now. Failures come through a
+// failures::Lookahead (the same stream, whoever looks ahead); failures::NodeHistory records
+// what has happened to each node, for allocators, size choosers and strategies.
+//
 // One Simulation object owns all its state (no globals); run() once. The hot loop does not
 // allocate: every container is reserved in the constructor, and a completion made void by a
 // failure is recognised by the job's generation counter when it pops.
@@ -27,24 +36,28 @@
 #include <vector>
 
 #include "faultsweep/failures/failure_source.hpp"
+#include "faultsweep/failures/lookahead.hpp"
+#include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/policy/on_failure.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
+#include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::sim {
 
-enum class OnFailure { requeue_head, requeue_original, wait_repair };
-
-// "requeue_head" | "requeue_original" | "wait_repair"; throws InputError("on_failure", ...).
-OnFailure on_failure_from(std::string_view name);
+// The on-failure rule lives in policy/on_failure.hpp; these names stay for callers.
+using policy::on_failure_from;
+using policy::OnFailure;
 
 struct SimConfig {
   int nodes = 1;
   OnFailure on_failure = OnFailure::requeue_head;
+  // The checkpoint policy (policy/checkpoint_policy.hpp), described by its settings.
   CheckpointMode checkpoint = CheckpointMode::none;
   double checkpoint_interval_s = std::numeric_limits<double>::infinity();  // periodic only
   double checkpoint_cost_s = 0;
@@ -60,9 +73,10 @@ struct SimConfig {
 // Job lifecycle; time is accounted per state (waiting, running, suspended).
 enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
 // Node lifecycle; time is accounted per state. `held`: allocated to a job suspended while
-// another of its nodes is repaired (wait_repair).
-enum class NodeState : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3 };
-inline constexpr int kNodeStates = 4;
+// another of its nodes is repaired (wait_repair). `spare`: held idle by a runtime strategy
+// (the queue never gets it). Values match policy::NodeUse.
+enum class NodeState : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3, spare = 4 };
+inline constexpr int kNodeStates = 5;
 
 struct JobRecord {
   double submit_s = 0, runtime_s = 0, estimate_s = 0;
@@ -76,11 +90,17 @@ struct JobRecord {
   double progress_s = 0;  // work committed (by checkpoints, or the whole job when done)
   double lost_s = 0;      // wall time of executions rolled back by failures
   double interval_s = std::numeric_limits<double>::infinity();  // checkpoint interval (work)
-  std::int32_t failures = 0;  // executions interrupted by a failure
+  std::int32_t failures = 0;         // executions interrupted by a failure
+  std::int32_t moves = 0;            // migrations applied (each moves one or more processes)
+  std::int32_t checkpoints_now = 0;  // checkpoints a strategy asked for
+  double overhead_s = 0;             // wall time of completed move / checkpoint-now overheads
   // Engine bookkeeping.
   double since_s = 0;            // entered the current state
   double exec_start_s = 0;       // current execution
   double exec_work_s = 0;        // work left when the current execution started
+  double exec_lead_s = 0;        // overhead at its start (a move, a checkpoint now): no work
+  double carry_s = 0;            // work done before it, committed once its lead completes
+  double carry_wall_s = 0;       // the wall time that work took (lost if the lead fails)
   double est_end_s = 0;          // by the estimate: the running set's sort key
   std::int64_t node_offset = 0;  // into the engine's flat node-list array
   std::int64_t queue_key = 0;    // waiting order: arrival index, or negative for head requeues
@@ -98,18 +118,24 @@ struct Metrics {
   std::int64_t failures = 0, job_failures = 0;
   std::int64_t jobs = 0, completed = 0, unfinished = 0, rejected = 0;
   std::int64_t events = 0, stale_events = 0;
+  std::int64_t migrations = 0, checkpoints_now = 0;  // decisions of a runtime strategy applied
+  double spare_node_hours = 0;                       // node time in the spare pool
   // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
   double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
 };
 
-class Simulation final : private policy::ReleaseSource, private policy::StartSizes {
+class Simulation final : private policy::ReleaseSource,
+                         private policy::StartSizes,
+                         private policy::ClusterView {
  public:
   // `jobs` sorted by submit time; jobs wider than the machine (or of size < 1) are rejected
   // (counted, never started). The referenced objects must outlive the Simulation. Without a
-  // size chooser, moldable jobs start at their requested size (as with policy::MaxSize).
+  // size chooser, moldable jobs start at their requested size (as with policy::MaxSize);
+  // without a strategy, nothing acts on running jobs.
   Simulation(const SimConfig& config, std::span<const workload::Job> jobs,
              failures::FailureSource& failures, policy::QueuePolicy& queue,
-             policy::Allocator& allocator, const policy::SizeChooser* sizes = nullptr);
+             policy::Allocator& allocator, const policy::SizeChooser* sizes = nullptr,
+             policy::RuntimeStrategy* strategy = nullptr);
 
   // Runs to the end (all jobs done, or the horizon), checks the invariants (FS_CHECK) and
   // returns the metrics. `stop` (SIGTERM) is polled now and then; a stopped run throws.
@@ -119,41 +145,81 @@ class Simulation final : private policy::ReleaseSource, private policy::StartSiz
   // Node-seconds per NodeState over the run, summed over nodes.
   std::array<double, kNodeStates> node_time_s() const;
   double end_s() const { return now_; }
+  const failures::NodeHistory& node_history() const { return history_; }
 
  private:
-  // Event handlers, one per EventType.
+  // Event handlers, one per EventType (engine.cpp dispatches).
   void on_submit(std::int32_t j);
   void on_complete(std::int32_t j);
   void on_failure();
   void on_repair(std::int32_t n);
   void on_horizon();
+  void on_tick();
+  void on_warning();
 
-  void schedule();
+  // Jobs (engine_jobs.cpp).
   void start_job(std::int32_t j, std::int32_t size);
   double interval_for(std::int32_t size) const;
   void begin_execution(std::int32_t j);
+  void restart_execution(std::int32_t j, double lead_s);
+  struct Settled {
+    double committed_s = 0, uncommitted_s = 0, uncommitted_wall_s = 0;
+  };
+  Settled settle(JobRecord& r);
   void interrupt(std::int32_t j, std::int32_t failed_node, double up_s);
   void enqueue(std::int32_t j);
-  void pull_failure();
   void set_job_state(JobRecord& r, JobState s);
   void set_node_state(std::int32_t n, NodeState s);
-  void take_down(std::int32_t n, double up_s);
   void running_insert(std::int32_t j);
   void running_erase(std::int32_t j);
   double est_wall_s(const JobRecord& r) const;
   std::span<std::int32_t> nodes_of(std::int32_t j);
+  std::span<const std::int32_t> nodes_of(std::int32_t j) const;
+
+  // Failures and repairs (engine_failures.cpp).
+  void pull_failure();
+  void take_down(std::int32_t n, double up_s);
+  void schedule_warning();
+
+  // Scheduling (engine_schedule.cpp).
+  void schedule();
   std::span<const policy::Release> releases() const override;
   std::int32_t start_size(std::int32_t j, int free_nodes) const override;
   double est_wall_at_s(std::int32_t j, std::int32_t size) const override;
+
+  // Runtime strategy: the view and the decisions (engine_actions.cpp).
+  void apply(policy::Decisions& d);
+  void move_job(std::int32_t j, std::span<const policy::Move> moves);
+  void checkpoint_now(std::int32_t j);
+  double now_s() const override { return now_; }
+  int nodes() const override { return cfg_.nodes; }
+  policy::NodeUse node_use(std::int32_t node) const override;
+  std::int32_t node_owner(std::int32_t node) const override;
+  const policy::NodeSet& free() const override { return free_; }
+  int spare_count() const override { return spare_count_; }
+  std::span<const policy::Release> running() const override { return running_; }
+  policy::JobView job(std::int32_t id) const override;
+  std::span<const std::int32_t> waiting() const override { return waiting_; }
+  std::span<const policy::JobInfo> job_info() const override { return info_; }
+  const failures::NodeHistory& history() const override { return history_; }
+  double checkpoint_cost_s() const override { return cfg_.checkpoint_cost_s; }
+
+  // End of the run (accounting.cpp).
   void check_invariants() const;
   Metrics metrics() const;
 
   SimConfig cfg_;
+  policy::CheckpointPolicy checkpoints_;
   std::span<const workload::Job> input_;
-  failures::FailureSource& failures_;
+  failures::Lookahead failures_;
   policy::QueuePolicy& queue_;
   policy::Allocator& allocator_;
   const policy::SizeChooser* sizes_;
+  policy::NoStrategy none_;  // when no strategy is given
+  policy::RuntimeStrategy* strategy_;
+  policy::StrategyNeeds needs_;
+  policy::Decisions decisions_;
+  failures::NodeHistory history_;
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
@@ -173,14 +239,16 @@ class Simulation final : private policy::ReleaseSource, private policy::StartSiz
   std::vector<std::int32_t> suspended_;
   std::vector<std::int32_t> start_positions_;
   mutable std::vector<policy::Release> extra_releases_, merged_releases_;
+  // A size chooser's answers in the current pass (by job; 0: not asked): applied, not re-asked.
+  mutable std::vector<std::int32_t> chosen_size_, chosen_;
 
-  failures::FailureEvent pending_failure_;  // the one failure in the event queue
   double start_s_ = 0, now_ = 0;
   std::size_t next_submit_ = 0;
+  std::size_t warn_k_ = 0;  // the next failure to warn of, counted from the lookahead's front
   std::int64_t head_key_ = 0;
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
-  std::int64_t events_count_ = 0, stale_ = 0;
-  int down_count_ = 0;
+  std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;
+  int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
 };
 

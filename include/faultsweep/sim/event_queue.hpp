@@ -13,13 +13,17 @@ namespace faultsweep::sim {
 
 // Event classes; the numeric value is the priority among events at the same instant: repairs
 // first (capacity comes back), then completions (a job that ends exactly when one of its nodes
-// fails has finished), then failures, then arrivals, and the horizon last.
+// fails has finished), then failures, then arrivals, and the horizon last. Types added later
+// are appended after these, so ties between the old types keep their order (existing results
+// stay bit-identical): a runtime strategy's tick, and a warning ahead of a failure.
 enum class EventType : std::uint8_t {
   node_repair = 0,
   job_complete = 1,
   node_failure = 2,
   job_submit = 3,
   horizon = 4,
+  strategy_tick = 5,
+  failure_warning = 6,
 };
 
 struct Event {

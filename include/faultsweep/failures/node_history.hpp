@@ -1,0 +1,58 @@
+#pragma once
+// What has happened to each node so far (DESIGN §5a): failures counted, the time of the last
+// failure and of the last repair, and (on request) every failure time, from which a
+// reliability-aware allocator fits a law. The engine is its only writer and writes only what
+// has happened by "now": placement policies read it and never anything of the future.
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace faultsweep::failures {
+
+class NodeHistory {
+ public:
+  // `keep_times`: also record every failure time per node (a vector that grows: off unless a
+  // policy asks for it, so the default hot loop does not allocate).
+  void reset(int nodes, bool keep_times) {
+    const auto n = static_cast<std::size_t>(nodes);
+    failures_.assign(n, 0);
+    last_failure_s_.assign(n, kNever);
+    last_repair_s_.assign(n, kNever);
+    keep_times_ = keep_times;
+    times_.assign(keep_times ? n : 0, {});
+  }
+  void record_failure(std::int32_t node, double t_s) {
+    const auto i = static_cast<std::size_t>(node);
+    ++failures_[i];
+    last_failure_s_[i] = t_s;
+    if (keep_times_) times_[i].push_back(t_s);
+  }
+  void record_repair(std::int32_t node, double t_s) {
+    last_repair_s_[static_cast<std::size_t>(node)] = t_s;
+  }
+
+  int nodes() const { return static_cast<int>(failures_.size()); }
+  // Failures of the node so far (a failure of a node already down counts too).
+  std::int64_t failures(std::int32_t node) const { return failures_[idx(node)]; }
+  // -inf before the first failure / repair.
+  double last_failure_s(std::int32_t node) const { return last_failure_s_[idx(node)]; }
+  double last_repair_s(std::int32_t node) const { return last_repair_s_[idx(node)]; }
+  bool keeps_times() const { return keep_times_; }
+  // Every failure time of the node so far, in order (empty unless keep_times). The times
+  // between failures observed so far are the differences of consecutive entries.
+  std::span<const double> failure_times_s(std::int32_t node) const {
+    return keep_times_ ? std::span<const double>(times_[idx(node)]) : std::span<const double>();
+  }
+
+  static constexpr double kNever = -std::numeric_limits<double>::infinity();
+
+ private:
+  static std::size_t idx(std::int32_t node) { return static_cast<std::size_t>(node); }
+  std::vector<std::int64_t> failures_;
+  std::vector<double> last_failure_s_, last_repair_s_;
+  std::vector<std::vector<double>> times_;
+  bool keep_times_ = false;
+};
+
+}  // namespace faultsweep::failures

@@ -1,0 +1,79 @@
+#pragma once
+// One table per policy kind (name, help, factory): the job file's choices, the help printed by
+// `faultsweep models cluster` and the "expected one of ..." of an error are all derived from
+// it. Adding a policy = its own file + one row here (src/policy/registry.cpp).
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/checkpoint_policy.hpp"
+#include "faultsweep/policy/on_failure.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/size_chooser.hpp"
+#include "faultsweep/policy/strategy.hpp"
+
+namespace faultsweep::policy {
+
+// `make` is a factory (taking the point's parameters, for policies with keys of their own) or,
+// for rules the engine applies itself, the enum value.
+template <class Make>
+struct Choice {
+  std::string_view name;
+  std::string_view help;
+  Make make;
+};
+
+using QueueFactory = std::unique_ptr<QueuePolicy> (*)(const Params&);
+using AllocatorFactory = std::unique_ptr<Allocator> (*)(const Params&);
+using SizeFactory = std::unique_ptr<SizeChooser> (*)(const Params&);
+using StrategyFactory = std::unique_ptr<RuntimeStrategy> (*)(const Params&);
+
+std::span<const Choice<QueueFactory>> queue_policies();
+std::span<const Choice<AllocatorFactory>> allocators();
+std::span<const Choice<SizeFactory>> size_choosers();
+std::span<const Choice<CheckpointMode>> checkpoint_policies();
+std::span<const Choice<OnFailure>> failure_rules();
+std::span<const Choice<StrategyFactory>> strategies();
+
+// "one of \"a\", \"b\", \"c\"": the `expected` text of an InputError.
+template <class Make>
+std::string one_of(std::span<const Choice<Make>> table) {
+  std::string s = "one of ";
+  for (std::size_t i = 0; i < table.size(); ++i)
+    s += (i ? ", \"" : "\"") + std::string(table[i].name) + "\"";
+  return s;
+}
+
+[[noreturn]] void throw_unknown(std::string_view key, std::string_view name,
+                                const std::string& expected);
+
+// The row named `name`; throws InputError(key, name, one_of(table)) if there is none.
+template <class Make>
+const Choice<Make>& find_choice(std::span<const Choice<Make>> table, std::string_view key,
+                                std::string_view name) {
+  for (const auto& c : table)
+    if (c.name == name) return c;
+  throw_unknown(key, name, one_of(table));
+}
+
+template <class Make>
+std::vector<std::string> choice_names(std::span<const Choice<Make>> table) {
+  std::vector<std::string> out;
+  for (const auto& c : table) out.emplace_back(c.name);
+  return out;
+}
+
+// "a: help of a; b: help of b" for the parameter's help text.
+template <class Make>
+std::string choice_help(std::span<const Choice<Make>> table) {
+  std::string s;
+  for (const auto& c : table)
+    s += (s.empty() ? "" : "; ") + std::string(c.name) + ": " + std::string(c.help);
+  return s;
+}
+
+}  // namespace faultsweep::policy

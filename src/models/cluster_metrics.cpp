@@ -1,0 +1,70 @@
+// The cluster model's metrics, declared once: name, unit, description and how each is read
+// from a run (sim::Metrics). The order here is the order of the results file; adding a metric
+// is one row.
+#include "cluster_metrics.hpp"
+
+namespace faultsweep::models {
+
+const std::vector<ClusterMetric>& cluster_metrics() {
+  static const std::vector<ClusterMetric> table{
+      {{"utilization", "1",
+        "useful work / capacity: sum over completed jobs of size x runtime (failure-free; "
+        "moldable jobs: chosen size x runtime at that size) / "
+        "(nodes x makespan); makespan = last completion (or the horizon) - first submit"},
+       [](const sim::Metrics& m) { return m.utilization; }},
+      {{"mean_response_s", "s", "completion - submit, mean over completed jobs"},
+       [](const sim::Metrics& m) { return m.mean_response_s; }},
+      {{"mean_slowdown", "1", "response / runtime, mean over completed jobs (Zhang §3.3)"},
+       [](const sim::Metrics& m) { return m.mean_slowdown; }},
+      {{"mean_bounded_slowdown", "1",
+        "max(1, response / max(runtime, 10 s)), mean over completed jobs"},
+       [](const sim::Metrics& m) { return m.mean_bounded_slowdown; }},
+      {{"work_loss_ratio", "1",
+        "per job, wall time of executions rolled back by failures / total execution time, "
+        "mean over completed jobs (Zhang §3.3)"},
+       [](const sim::Metrics& m) { return m.work_loss_ratio; }},
+      {{"sul_node_hours", "node*h",
+        "service unit loss (FARS §5.3): size x (rolled-back execution time + time suspended "
+        "on its nodes waiting for a repair), summed over jobs"},
+       [](const sim::Metrics& m) { return m.sul_node_hours; }},
+      {{"jfr", "1",
+        "job failure rate (FARS §5.3): jobs interrupted at least once / jobs submitted"},
+       [](const sim::Metrics& m) { return m.jfr; }},
+      {{"fsd", "1",
+        "failure slowdown (FARS §5.3): delay caused by failures / max(runtime, 10 s), mean "
+        "over completed jobs; delay = (completion - first start) - failure-free wall time "
+        "(runtime + its checkpoint overheads)"},
+       [](const sim::Metrics& m) { return m.fsd; }},
+      {{"throughput_per_h", "1/h", "completed jobs / makespan"},
+       [](const sim::Metrics& m) { return m.throughput_per_h; }},
+      {{"mct", "s",
+        "mean completion time (Gottumukkala §6.4.5): completion - first start, mean over "
+        "completed jobs (seconds, not normalised by the unit run length)"},
+       [](const sim::Metrics& m) { return m.mct_s; }},
+      {{"mwt", "s",
+        "mean waste time (Gottumukkala §6.4.5): rolled-back execution time + time suspended "
+        "for a repair per job, mean over completed jobs (seconds, not normalised)"},
+       [](const sim::Metrics& m) { return m.mwt_s; }},
+      {{"failures", "1", "node failures during the run"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.failures); }},
+      {{"job_failures", "1", "failures that hit a running job (interrupted executions)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.job_failures); }},
+      {{"mean_wait_s", "s",
+        "time in the queue (all waits, requeues included), mean over completed"},
+       [](const sim::Metrics& m) { return m.mean_wait_s; }},
+      {{"makespan_s", "s", "last completion (or the horizon) - first submit"},
+       [](const sim::Metrics& m) { return m.makespan_s; }},
+      {{"jobs", "1", "jobs submitted (rejected ones excluded)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.jobs); }},
+      {{"unfinished_jobs", "1", "jobs not finished at the horizon"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.unfinished); }},
+      {{"rejected_jobs", "1", "jobs wider than the machine, never started"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.rejected); }},
+      {{"mean_moldable_size_fraction", "1",
+        "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},
+       [](const sim::Metrics& m) { return m.mean_moldable_size_fraction; }},
+  };
+  return table;
+}
+
+}  // namespace faultsweep::models

@@ -1,0 +1,17 @@
+#pragma once
+// The cluster model's metric table (private to src/models): one row per metric.
+#include <vector>
+
+#include "faultsweep/models/model.hpp"
+#include "faultsweep/sim/engine.hpp"
+
+namespace faultsweep::models {
+
+struct ClusterMetric {
+  MetricSpec spec;
+  double (*read)(const sim::Metrics&);
+};
+
+const std::vector<ClusterMetric>& cluster_metrics();
+
+}  // namespace faultsweep::models

@@ -1,0 +1,116 @@
+#include "faultsweep/policy/registry.hpp"
+
+#include <string>
+
+#include "faultsweep/core/error.hpp"
+
+namespace faultsweep::policy {
+
+void throw_unknown(std::string_view key, std::string_view name, const std::string& expected) {
+  throw InputError(std::string(key), std::string(name), expected);
+}
+
+namespace {
+
+template <class T>
+std::unique_ptr<QueuePolicy> make_queue(const Params&) {
+  return std::make_unique<T>();
+}
+template <class T>
+std::unique_ptr<Allocator> make_alloc(const Params&) {
+  return std::make_unique<T>();
+}
+
+const Choice<QueueFactory> kQueues[] = {
+    {"fcfs", "first come, first served", make_queue<Fcfs>},
+    {"easy", "FCFS with EASY backfilling", make_queue<EasyBackfill>},
+    {"conservative", "conservative backfilling", make_queue<ConservativeBackfill>},
+};
+
+const Choice<AllocatorFactory> kAllocators[] = {
+    {"first_fit", "lowest free ids", make_alloc<FirstFit>},
+    {"round_robin", "the next free ids after the last handed out, wrapping",
+     make_alloc<RoundRobin>},
+};
+
+const Choice<SizeFactory> kSizes[] = {
+    {"max", "the requested size (rigid)",
+     [](const Params&) -> std::unique_ptr<SizeChooser> { return std::make_unique<MaxSize>(); }},
+    {"free", "min(requested, free) if >= moldable_min_fraction x requested, else wait",
+     [](const Params& p) -> std::unique_ptr<SizeChooser> {
+       return std::make_unique<FreeSize>(p.real("moldable_min_fraction"));
+     }},
+};
+
+const Choice<CheckpointMode> kCheckpoints[] = {
+    {"none", "no checkpoints", CheckpointMode::none},
+    {"periodic", "every checkpoint_interval of work", CheckpointMode::periodic},
+    {"young", "Young's optimum sqrt(2 C M), M = node MTBF / size", CheckpointMode::young},
+    {"daly", "Daly's higher-order optimum for M = node MTBF / size", CheckpointMode::daly},
+};
+
+const Choice<OnFailure> kFailureRules[] = {
+    {"requeue_head", "requeued at the head of the queue", OnFailure::requeue_head},
+    {"requeue_original", "requeued at its original place", OnFailure::requeue_original},
+    {"wait_repair", "suspended on its nodes until the repair (FARS §5.1)", OnFailure::wait_repair},
+};
+
+const Choice<StrategyFactory> kStrategies[] = {
+    {"none", "no runtime strategy",
+     [](const Params&) -> std::unique_ptr<RuntimeStrategy> {
+       return std::make_unique<NoStrategy>();
+     }},
+};
+
+}  // namespace
+
+std::span<const Choice<QueueFactory>> queue_policies() {
+  return kQueues;
+}
+std::span<const Choice<AllocatorFactory>> allocators() {
+  return kAllocators;
+}
+std::span<const Choice<SizeFactory>> size_choosers() {
+  return kSizes;
+}
+std::span<const Choice<CheckpointMode>> checkpoint_policies() {
+  return kCheckpoints;
+}
+std::span<const Choice<OnFailure>> failure_rules() {
+  return kFailureRules;
+}
+std::span<const Choice<StrategyFactory>> strategies() {
+  return kStrategies;
+}
+
+CheckpointMode checkpoint_mode_from(std::string_view name) {
+  return find_choice(checkpoint_policies(), "checkpoint", name).make;
+}
+
+OnFailure on_failure_from(std::string_view name) {
+  return find_choice(failure_rules(), "on_failure", name).make;
+}
+
+// The checkpoint interval of a job of `size` nodes (Zhang §5.1 periodic; Young / Daly optima
+// with the job's MTBF M = node MTBF / size: any of its nodes failing interrupts it).
+double CheckpointPolicy::interval_for(std::int32_t size) const {
+  double interval = std::numeric_limits<double>::infinity();
+  const double m_s = node_mtbf_s / std::max(1, size);
+  switch (mode) {
+    case CheckpointMode::none:
+      break;
+    case CheckpointMode::periodic:
+      interval = interval_s;
+      break;
+    case CheckpointMode::young:
+      if (std::isfinite(m_s)) interval = young_interval_s(cost_s, m_s);
+      break;
+    case CheckpointMode::daly:
+      if (std::isfinite(m_s)) interval = daly_interval_s(cost_s, m_s);
+      break;
+  }
+  FS_CHECK(interval > 0, "checkpoint interval must be > 0");
+  return interval;
+}
+
+}  // namespace faultsweep::policy

@@ -1,0 +1,114 @@
+// The queue policy's pass: what it sees (waiting jobs, free nodes, expected releases, start
+// sizes of moldable jobs) and how its answer is applied.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine_internal.hpp"
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/sim/engine.hpp"
+
+namespace faultsweep::sim {
+
+// A moldable job not started yet asks the size chooser (once per pass: the answer is
+// remembered and applied by schedule()); every other job starts at its size.
+std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s)) {
+    policy::SizeRequest q;
+    q.requested = r.size;
+    q.free_nodes = free_nodes;
+    q.now_s = now_;
+    q.job = j;
+    q.estimate_s = r.estimate_s;
+    q.history = &history_;
+    const std::int32_t size = std::min(sizes_->choose(q), r.size);
+    auto& chosen = chosen_size_[static_cast<std::size_t>(j)];
+    if (chosen == 0) chosen_.push_back(j);
+    chosen = size > 0 ? size : -1;
+    return size;
+  }
+  return r.size <= free_nodes ? r.size : 0;
+}
+
+double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {
+  JobRecord r = jobs_[static_cast<std::size_t>(j)];
+  if (size == r.size) return info_[static_cast<std::size_t>(j)].est_wall_s;
+  r.estimate_s *= cfg_.speedup.time_factor(size, r.size);
+  r.interval_s = interval_for(size);
+  return est_wall_s(r);
+}
+
+void Simulation::schedule() {
+  dirty_ = false;
+  if (waiting_.empty() || free_.count() == 0) return;
+  start_positions_.clear();
+  const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this, this};
+  queue_.select(s, start_positions_);
+  // The sizes the policy chose: a moldable job's size is the chooser's answer in this pass
+  // (asked once); a job the policy started without asking (EASY's backfill) starts at its
+  // requested size, which the policy checked fits.
+  int free = free_.count();
+  for (const std::int32_t pos : start_positions_) {
+    const std::int32_t j = waiting_[static_cast<std::size_t>(pos)];
+    const std::int32_t chosen = chosen_size_[static_cast<std::size_t>(j)];
+    const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+    const std::int32_t size = chosen > 0 ? chosen : (r.size <= free ? r.size : 0);
+    FS_CHECK(size >= 1 && size <= free,
+             fmt::format("queue policy started job {} without room (free {})", j, free));
+    free -= size;
+    start_job(j, size);
+  }
+  for (const std::int32_t j : chosen_) chosen_size_[static_cast<std::size_t>(j)] = 0;
+  chosen_.clear();
+  if (start_positions_.empty()) return;
+  // Remove the started jobs from the queue: move each run between started positions down in
+  // one block (positions are increasing; the prefix before the first is untouched).
+  const auto n_start = start_positions_.size();
+  auto out = static_cast<std::size_t>(start_positions_[0]);
+  for (std::size_t k = 0; k < n_start; ++k) {
+    const auto from = static_cast<std::size_t>(start_positions_[k]) + 1;
+    const auto to =
+        k + 1 < n_start ? static_cast<std::size_t>(start_positions_[k + 1]) : waiting_.size();
+    FS_CHECK(from <= to, "queue policy returned positions out of order");
+    std::copy(waiting_.begin() + static_cast<std::ptrdiff_t>(from),
+              waiting_.begin() + static_cast<std::ptrdiff_t>(to),
+              waiting_.begin() + static_cast<std::ptrdiff_t>(out));
+    std::copy(waiting_size_.begin() + static_cast<std::ptrdiff_t>(from),
+              waiting_size_.begin() + static_cast<std::ptrdiff_t>(to),
+              waiting_size_.begin() + static_cast<std::ptrdiff_t>(out));
+    out += to - from;
+  }
+  waiting_.resize(out);
+  waiting_size_.resize(out);
+}
+
+// Future capacity for EASY: running jobs by estimated end; when nodes are down, also their
+// repairs and the suspended jobs' estimated ends after their repairs.
+std::span<const policy::Release> Simulation::releases() const {
+  if (down_count_ == 0 && suspended_.empty()) return running_;
+  extra_releases_.clear();
+  for (int n = 0; n < cfg_.nodes; ++n) {
+    const auto i = static_cast<std::size_t>(n);
+    if (node_state_[i] == NodeState::down && node_owner_[i] < 0)
+      extra_releases_.push_back({node_up_s_[i], 1, -1});
+  }
+  for (const std::int32_t j : suspended_) {
+    const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+    double up_s = now_;
+    for (std::int64_t k = 0; k < r.size; ++k) {
+      const auto n =
+          static_cast<std::size_t>(job_nodes_[static_cast<std::size_t>(r.node_offset + k)]);
+      if (node_state_[n] == NodeState::down) up_s = std::max(up_s, node_up_s_[n]);
+    }
+    extra_releases_.push_back({up_s + info_[static_cast<std::size_t>(j)].est_wall_s, r.size, j});
+  }
+  std::sort(extra_releases_.begin(), extra_releases_.end(), detail::release_before);
+  merged_releases_.resize(running_.size() + extra_releases_.size());
+  std::merge(running_.begin(), running_.end(), extra_releases_.begin(), extra_releases_.end(),
+             merged_releases_.begin(), detail::release_before);
+  return merged_releases_;
+}
+
+}  // namespace faultsweep::sim
