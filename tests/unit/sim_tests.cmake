@@ -3,4 +3,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_engine.cpp
   unit/test_cluster_model.cpp
   unit/test_documented_cases.cpp
+  unit/test_strategy.cpp
 )
