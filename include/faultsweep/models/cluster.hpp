@@ -35,9 +35,12 @@
 //                                 checkpoints). Required with a trace.
 //   horizon             duration  optional: no failure after it and the run stops there
 //                                 (unfinished jobs are counted, not averaged). Without it the
-//                                 run lasts until every job has finished, and failures are
-//                                 generated up to 2 x (last submit + total node-seconds / nodes
-//                                 + longest runtime), a bound no realistic run reaches.
+//                                 run lasts until every job has finished: a failure trace is
+//                                 replayed whole; a synthetic process injects failures up to
+//                                 2 x (last submit + total node-seconds / nodes + longest
+//                                 runtime) + 1 s, then the run goes on failure-free.
+//   strategy            string    optional runtime strategy (policy/strategy.hpp, registry.hpp)
+//                                 acting on the running cluster; absent = "none"
 //
 // Common random numbers (DESIGN §4): the workload and failure streams are keyed by their own
 // tables (and `nodes`), so two points that differ only in queue, allocator, on_failure,
