@@ -3,4 +3,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/allocator.cpp
   src/policy/queue.cpp
   src/policy/size_chooser.cpp
+  src/policy/fars_select.cpp
 )
