@@ -182,7 +182,8 @@ double Knapsack::solve(std::span<const std::int32_t> weights, std::span<const do
   const std::size_t row = cap + 1;
   best_.assign(row, 0.0);  // G[0][w] = 0 (Eq. 5); "no more than w": all w start at 0
   take_.assign(n * row, 0);
-  // FARS Eq. 5: G[k][w] = G[k-1][w] if n_k^s > w, else max(G[k-1][w], v_k + G[k-1][w - n_k^s]);
+  // FARS Eq. 5: G[k][w] = 0 if k w = 0 (the OCR's "0 kw = 0": no job or no node), else
+  // G[k-1][w] if n_k^s > w, else max(G[k-1][w], v_k + G[k-1][w - n_k^s]);
   // one rolling row, w descending so that G[k-1][w - n_k^s] is still the previous row's.
   for (std::size_t k = 0; k < n; ++k) {
     if (!(values[k] > 0)) continue;

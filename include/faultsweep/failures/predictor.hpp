@@ -67,6 +67,7 @@ class Predictor {
   // One interval. `failing` holds the node ids (0 .. nodes-1) that really fail in the interval,
   // repeats allowed (a node failing twice counts once). `out` is cleared and receives the
   // predicted node ids: the true reports in the order of `failing`, then the false alarms.
+  // `out` never holds more than nodes() ids: reserve that once and nothing is allocated.
   void predict(std::span<const std::int32_t> failing, Engine& engine,
                std::vector<std::int32_t>& out);
 
