@@ -178,7 +178,8 @@ def cmd_baseline(res, name, out_dir):
 
 # ------------------------------------------------------------------------------------ sweeps
 def sweep_table(res, axis):
-    """[(x, {strategy: paired Estimate}, {strategy: [6 per-axis Estimates]})] sorted by x."""
+    """[(x, {strategy: paired Estimate}, {strategy: [6 per-axis Estimates]}, {metric: FCFS/EASY
+    mean})] sorted by x; the last are Tables 4-5's raw values."""
     if axis not in res.axes:
         raise UsageError(f"{res.path}: no axis {axis!r} (axes: {', '.join(res.axes)})")
     rows = []
@@ -188,13 +189,32 @@ def sweep_table(res, axis):
         b = names.index("none")
         per_axis = kv.metric_gains(v, b)
         comp = kv.paired_gain(v, b)
+        raw = {m: float(np.nanmean(res.results(m)[members[b][1]])) for m, _ in BARS}
         rows.append((float(fixed[axis]), {s: comp[i] for i, s in enumerate(names) if s != "none"},
-                     {s: per_axis[i] for i, s in enumerate(names) if s != "none"}))
+                     {s: per_axis[i] for i, s in enumerate(names) if s != "none"}, raw))
     rows.sort(key=lambda r: r[0])
     return rows
 
 
-def cmd_sweep(res, axis, out):
+def claim_lines(kind, xs, rows, strategies):
+    """Ours for the claims of §6.1.2 (load) and §6.1.3 (node MTBF, xs in days)."""
+    out = []
+    for s in strategies:
+        g = {x: 100 * r[1][s].mean for x, r in zip(xs, rows)}
+        if kind == "load":
+            low = [v for x, v in g.items() if x <= 0.7 + 1e-9]
+            out.append(f"  ours {LABEL[s]}: min over load <= 0.7 {min(low):.1f} %, at load "
+                       f"{max(g):g} {g[max(g)]:.1f} %" if low else f"  ours {LABEL[s]}: -")
+        else:
+            above = [v for x, v in g.items() if x > 14 + 1e-9]
+            near = min(g, key=lambda x: abs(x - 14))
+            out.append(f"  ours {LABEL[s]}: min for MTBF > 14 d "
+                       f"{min(above) if above else math.nan:.1f} %, at {near:g} d {g[near]:.1f} %, "
+                       f"at {min(g):g} d {g[min(g)]:.1f} %")
+    return out
+
+
+def cmd_sweep(res, axis, out, kind=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -229,6 +249,11 @@ def cmd_sweep(res, axis, out):
     lines = [f"{res.path.name}: composite gain over FCFS/EASY against {axis}"]
     for x, r in zip(xs, rows):
         lines.append(f"  {x:9.4g}  " + "  ".join(f"{LABEL[s]} {r[1][s].pct(1)}" for s in strategies))
+    lines.append("  FCFS/EASY raw (Tables 4-5): " + ", ".join(t for _, t in BARS))
+    for x, r in zip(xs, rows):
+        lines.append(f"  {x:9.4g}  " + "  ".join(f"{r[3][m]:.4g}" for m, _ in BARS))
+    if kind:
+        lines += claim_lines(kind, list(xs), rows, strategies)
     return lines
 
 
@@ -325,7 +350,7 @@ def cmd_table(results_dir, out_dir=None):
                 found += 1
                 res = load(f)
                 ax = axis or next(a for a in res.axes if a != STRATEGY)
-                lines += cmd_sweep(res, ax, out_dir / f"{kind}_{law}.png") + [f"  {claim}"]
+                lines += cmd_sweep(res, ax, out_dir / f"{kind}_{law}.png", kind) + [f"  {claim}"]
     for name, grid, base in (("exp", "precision_recall_exp", "baseline_exp"),
                              ("weibull", "precision_recall_weibull", "baseline_weibull"),
                              ("trace", "trace_precision_recall", "trace")):

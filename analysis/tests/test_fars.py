@@ -77,8 +77,15 @@ def test_sweep_gives_one_row_per_axis_value_in_order(make_results, tmp_path):
     assert sul[0] == pytest.approx(np.mean(1 - c**2))
     # Per-axis gains: response is c x FCFS's, so its relative gain is 1 - c.
     assert rows[0][2]["sul_d"][2].mean == pytest.approx(np.mean(1 - c))
-    lines = fars.cmd_sweep(fars.load(path), "workload.target_load", tmp_path / "load.png")
-    assert len(lines) == 4 and (tmp_path / "load.png").exists()
+    lines = fars.cmd_sweep(fars.load(path), "workload.target_load", tmp_path / "load.png", "load")
+    assert (tmp_path / "load.png").exists()
+    # Tables 4-5: FCFS/EASY's own values per load (the first is Resp, 19400 s here).
+    raw = lines[lines.index([ln for ln in lines if "Tables 4-5" in ln][0]) + 1]
+    assert raw.split()[:2] == ["0.1", "1.94e+04"]
+    # §6.1.2's claims: the smallest SUL-D gain up to load 0.7 is load 0.5's.
+    claim = [ln for ln in lines if ln.startswith("  ours SUL-D")][0]
+    assert f"min over load <= 0.7 {sul[1] * 100:.1f} %" in claim
+    assert f"at load 0.9 {sul[2] * 100:.1f} %" in claim
 
 
 def test_sweep_over_a_duration_axis_plots_days(make_results, tmp_path):
@@ -90,8 +97,10 @@ def test_sweep_over_a_duration_axis_plots_days(make_results, tmp_path):
             axes["strategy"].append(s)
             cs.append(factors(s, 10 * i + j))
     path = write(make_results, "mtbf_exp.h5", axes, cs)
-    lines = fars.cmd_sweep(fars.load(path), "failures.mean", tmp_path / "mtbf.png")
+    lines = fars.cmd_sweep(fars.load(path), "failures.mean", tmp_path / "mtbf.png", "mtbf")
     assert lines[1].split()[0] == "1.75" and lines[2].split()[0] == "14"
+    claim = [ln for ln in lines if ln.startswith("  ours SUL-D")][0]
+    assert "at 14 d" in claim and "at 1.75 d" in claim
 
 
 def test_heatmap_pairs_the_grid_with_the_baseline_fcfs_replicas(make_results, tmp_path):
