@@ -126,8 +126,9 @@ def cmd_baseline(res, name, out_dir):
     out_dir.mkdir(parents=True, exist_ok=True)
     paper = PAPER_GAIN.get(name, {})
     lines = []
-    for g, (label, _, members) in enumerate(groups(res)):
-        suffix = f"_{g}" if len(groups(res)) > 1 else ""
+    all_groups = groups(res)
+    for g, (label, _, members) in enumerate(all_groups):
+        suffix = f"_{g}" if len(all_groups) > 1 else ""
         gains = group_gains(res, members)
         lines.append(f"{name} {label or '(one group)'}: composite gain over FCFS/EASY")
         lines.append(f"  {'strategy':8} {'ours, paired [95 % CI]':34} {'of means':>9} {'paper':>8}")
