@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/failures/zhang.cpp
   src/failures/trace.cpp
   src/failures/factory.cpp
+  src/failures/predictor.cpp
 )

@@ -2,4 +2,5 @@
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_easy.cpp
   unit/test_moldable.cpp
+  unit/test_fars_select.cpp
 )
