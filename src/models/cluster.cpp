@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -12,7 +13,9 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/failures/factory.hpp"
+#include "faultsweep/failures/predictor.hpp"
 #include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
@@ -90,6 +93,34 @@ double generation_bound_s(const workload::Workload& w, int nodes) {
     last_s = std::max(last_s, j.submit_s);
   }
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
+}
+
+bool uses_predictor(const Params& p) {
+  return p.has("strategy") && p.str("strategy") != "none";
+}
+
+// A runtime strategy other than "none" reads a predictor of real failures and keeps the
+// queue's reservation: check what it needs before any run.
+void validate_strategy(const Params& p) {
+  if (!uses_predictor(p)) return;
+  const std::string name = p.str("strategy");
+  if (p.sub("fars").values().empty())
+    throw InputError("fars", "(missing)",
+                     "required with strategy = \"" + name + "\": { interval = ..., ... }");
+  (void)policy::FarsConfig::from_table(p.sub("fars"));  // its errors name fars.<key>
+  if (p.sub("predictor").values().empty())
+    throw InputError("predictor", "(missing)",
+                     "required with strategy = \"" + name +
+                         "\": { precision = p, recall = r } or { kind = \"none\" }");
+  (void)failures::Predictor::from_table(p.sub("predictor"), static_cast<int>(p.integer("nodes")));
+  const std::string process = p.has("failures.process") ? p.str("failures.process") : "none";
+  if (process == "none")
+    throw InputError("failures.process", "\"none\"",
+                     "a failure process: strategy = \"" + name + "\" predicts failures");
+  if (p.str("queue") == "conservative")
+    throw InputError("queue", "\"conservative\"",
+                     "\"fcfs\" or \"easy\" with strategy = \"" + name +
+                         "\" (FARS keeps the first queued job's reservation)");
 }
 
 std::unique_ptr<policy::RuntimeStrategy> make_strategy(const Params& p) {
@@ -189,6 +220,20 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
              policy::choice_names(policy::strategies()));
     strategy.optional = true;
     s.push_back(strategy);
+    ParamSpec fars = spec("fars", ParamKind::table, "", std::nullopt,
+                          "FARS settings (strategy = sul_d | jfr_d | fsd_d): { interval = I_F, "
+                          "overhead = \"stop_restart\" | \"live\", checkpoint_cost = O_ckp, "
+                          "restart_cost = O_r, queue_wait = \"last\" | \"mean\" } "
+                          "(policy/fars_select.hpp)");
+    fars.optional = true;
+    fars.duration_keys = {"interval", "checkpoint_cost", "restart_cost"};
+    s.push_back(fars);
+    ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
+                          "failure predictor read by a runtime strategy every interval: { "
+                          "precision = p, recall = r } in (0, 1], or { kind = \"none\" } "
+                          "(failures/predictor.hpp; own random stream)");
+    pred.optional = true;
+    s.push_back(pred);
     return s;
   }();
   return specs;
@@ -213,12 +258,22 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
                        "required by model cluster: an inline table, see "
                        "include/faultsweep/models/cluster.hpp");
   in_table("workload", [&] { workload::validate_workload(p.sub("workload"), base_dir); });
+  // A trace is read whole (and cached for the run) here, at load time: bad content is an
+  // error before any output or journal is created, and `faultsweep check` finds it too.
+  if (p.has("workload.source") && p.str("workload.source") == "swf") {
+    RunContext ctx;
+    ctx.base_dir = base_dir;
+    in_table("workload", [&] {
+      (void)workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
+    });
+  }
   in_table("failures", [&] {
     failures::validate_failures(p.sub("failures"), static_cast<int>(nodes), base_dir);
   });
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
   (void)policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  validate_strategy(p);
   (void)make_strategy(p);
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
@@ -266,9 +321,18 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
       policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
-  // Not ctx.stop: a replica takes well under a second even for all of SDSC-SP2 with EASY, and a
-  // run that threw on SIGTERM would be recorded as a failed task, not as one to resume.
-  const sim::Metrics m = s.run();
+  // The predictor's stream is keyed by its own table and the machine: the failures, jobs and
+  // schedule never depend on it (common random numbers across strategies and predictors).
+  std::optional<failures::Predictor> predictor;
+  if (uses_predictor(p)) {
+    predictor.emplace(failures::Predictor::from_table(p.sub("predictor"), cfg.nodes));
+    s.set_predictor(&*predictor,
+                    ctx.stream(Purpose::predictor, p.sub("predictor").canonical_text() +
+                                                       fmt::format("nodes={}\n", cfg.nodes)));
+  }
+  // A stop request ends the replica within ~0.05 s (Interrupted: the task is run again on
+  // resume, so results do not depend on when the stop came).
+  const sim::Metrics m = s.run(ctx.stop);
 
   const auto& table = cluster_metrics();
   FS_CHECK(out.size() == table.size(), "cluster: wrong number of metric slots");

@@ -63,6 +63,17 @@ const std::vector<ClusterMetric>& cluster_metrics() {
       {{"mean_moldable_size_fraction", "1",
         "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},
        [](const sim::Metrics& m) { return m.mean_moldable_size_fraction; }},
+      {{"migrations", "1",
+        "moves of running jobs' processes applied for a runtime strategy (FARS rescheduling)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.migrations); }},
+      {{"predictions_true", "1",
+        "predictor reports (node, interval) followed by a failure of that node in the interval "
+        "(FARS §5.1; 0 without a predictor)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.predicted_true); }},
+      {{"predictions_false", "1", "predictor reports without a failure (false alarms)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.predicted_false); }},
+      {{"predictions_missed", "1", "failing (node, interval) pairs the predictor did not report"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.predicted_missed); }},
   };
   return table;
 }

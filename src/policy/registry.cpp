@@ -3,6 +3,7 @@
 #include <string>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/fars.hpp"
 
 namespace faultsweep::policy {
 
@@ -55,11 +56,20 @@ const Choice<OnFailure> kFailureRules[] = {
     {"wait_repair", "suspended on its nodes until the repair (FARS §5.1)", OnFailure::wait_repair},
 };
 
+template <FarsStrategy K>
+std::unique_ptr<RuntimeStrategy> make_fars(const Params& p) {
+  return std::make_unique<FarsRuntime>(K, p);
+}
+
 const Choice<StrategyFactory> kStrategies[] = {
     {"none", "no runtime strategy",
      [](const Params&) -> std::unique_ptr<RuntimeStrategy> {
        return std::make_unique<NoStrategy>();
      }},
+    {"sul_d", "FARS rescheduling by service-unit-loss gain (Li et al. Eq. 2)",
+     make_fars<FarsStrategy::sul_d>},
+    {"jfr_d", "FARS rescheduling by job-failure-rate gain (Eq. 3)", make_fars<FarsStrategy::jfr_d>},
+    {"fsd_d", "FARS rescheduling by failure-slowdown gain (Eq. 4)", make_fars<FarsStrategy::fsd_d>},
 };
 
 }  // namespace

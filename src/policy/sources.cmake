@@ -4,5 +4,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/queue.cpp
   src/policy/registry.cpp
   src/policy/size_chooser.cpp
+  src/policy/fars.cpp
   src/policy/fars_select.cpp
 )

@@ -99,6 +99,11 @@ Metrics Simulation::metrics() const {
   m.events = events_count_;
   m.stale_events = stale_;
   m.migrations = migrations_;
+  if (predictor_ != nullptr) {
+    m.predicted_true = predictor_->counts().true_positives;
+    m.predicted_false = predictor_->counts().false_positives;
+    m.predicted_missed = predictor_->counts().missed;
+  }
   m.checkpoints_now = checkpoints_now_;
   m.spare_node_hours = node_time_s()[static_cast<std::size_t>(NodeState::spare)] / 3600.0;
   const double first_submit_s = jobs_.empty() ? start_s_ : jobs_.front().submit_s;

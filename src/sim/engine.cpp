@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "faultsweep/core/error.hpp"
 
 namespace faultsweep::sim {
@@ -80,6 +82,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   decisions_.release.reserve(n_nodes);
   decisions_.moves.reserve(n_nodes);
   decisions_.checkpoint.reserve(n_nodes);
+  failing_.reserve(n_nodes);
+  predicted_.reserve(n_nodes);
 }
 
 Metrics Simulation::run(const std::atomic<bool>* stop) {
@@ -106,8 +110,20 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     FS_CHECK(e.time_s >= now_, "event in the past");
     now_ = e.time_s;
     ++events_count_;
-    if ((events_count_ & 0xFFFF) == 0 && stop != nullptr && stop->load(std::memory_order_relaxed))
-      throw Error("cluster simulation stopped by a signal");
+    if ((events_count_ & 0xFFFF) == 0) {
+      // About every 0.05 s of simulation: a stop request ends the replica (it is run again
+      // on resume); a run in which no job completes for this long cannot progress.
+      if (stop != nullptr && stop->load(std::memory_order_relaxed))
+        throw Interrupted("cluster simulation stopped by a signal");
+      if (events_count_ - events_at_completion_ > kNoProgressEvents)
+        throw InputError(
+            "failures", "",
+            fmt::format("jobs cannot progress: no job completed in {} events (simulated time "
+                        "{:.6g} s, {} failures so far): failures come faster than jobs, or their "
+                        "checkpoints, can complete; check the failure rate, the checkpoint "
+                        "interval and its cost",
+                        kNoProgressEvents, now_ - start_s_, failures_count_));
+    }
     switch (e.type) {
       case EventType::job_submit:
         on_submit(e.subject);

@@ -30,6 +30,20 @@ policy::JobView Simulation::job(std::int32_t id) const {
   v.progress_s = r.progress_s;
   v.exec_start_s = r.exec_start_s;
   v.running = r.state == JobState::running;
+  v.waiting_s = r.waiting_s + (r.state == JobState::waiting ? now_ - r.since_s : 0.0);
+  // The last point a failure would roll back to: the end of the execution's lead (a move or
+  // checkpoint-now), or its last completed periodic checkpoint.
+  v.safe_point_s = r.exec_start_s;
+  if (r.state == JobState::running) {
+    const double lead_end_s = r.exec_start_s + r.exec_lead_s;
+    if (now_ >= lead_end_s) {
+      const CheckpointPlan plan{r.interval_s, cfg_.checkpoint_cost_s};
+      const double committed_s = plan.committed_after(now_ - lead_end_s, r.exec_work_s);
+      v.safe_point_s = lead_end_s + (std::isfinite(r.interval_s)
+                                         ? committed_s / r.interval_s * (r.interval_s + plan.cost_s)
+                                         : 0.0);
+    }
+  }
   if (r.state == JobState::running || r.state == JobState::suspended) v.nodes = nodes_of(id);
   return v;
 }

@@ -114,6 +114,12 @@ void Simulation::on_warning() {
 }
 
 void Simulation::on_tick() {
+  if (predictor_ != nullptr) {
+    failing_.clear();
+    for (const failures::FailureEvent& f : failures_.window(now_ + needs_.period_s))
+      failing_.push_back(f.node);
+    predictor_->predict(failing_, predictor_rng_, predicted_);
+  }
   decisions_.clear();
   strategy_->on_tick(*this, decisions_);
   apply(decisions_);

@@ -101,6 +101,7 @@ void Simulation::on_complete(std::int32_t j) {
   r.overhead_s += r.exec_lead_s;
   r.carry_s = r.carry_wall_s = r.exec_lead_s = 0;
   ++completed_;
+  events_at_completion_ = events_count_;
   dirty_ = true;
   if (needs_.job_ends) {
     decisions_.clear();

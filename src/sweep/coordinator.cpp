@@ -33,6 +33,8 @@ Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Ca
     if (cancelled()) break;
     try {
       run_task(job, t, out);
+    } catch (const Interrupted&) {
+      break;  // a stop was requested mid-task: the task stays undone and runs again on resume
     } catch (const InputError& e) {
       rep.error = e.what();
       rep.input_error = true;

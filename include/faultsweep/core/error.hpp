@@ -42,6 +42,13 @@ class IoError : public Error {
   using Error::Error;
 };
 
+// A model run stopped early because a stop was requested (SIGTERM, Slurm's walltime signal):
+// not a failure; the runner leaves the task undone, to be run again on resume.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 // A broken internal invariant: a bug in faultsweep, never the user's fault.
 class InternalError : public Error {
  public:

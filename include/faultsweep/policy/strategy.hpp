@@ -42,6 +42,8 @@ struct JobView {
   double elapsed_s = 0;     // wall time since its first start
   double progress_s = 0;    // work committed by checkpoints (or carried by a move)
   double exec_start_s = 0;  // start of its current execution
+  double safe_point_s = 0;  // its last checkpoint (or move), or its start: what a failure keeps
+  double waiting_s = 0;     // time it has spent in the queue so far
   bool running = false;     // false: suspended, waiting for a repair
   std::span<const std::int32_t> nodes;
 };
@@ -64,6 +66,10 @@ class ClusterView {
   virtual std::span<const Release> releases() const = 0;
   virtual const failures::NodeHistory& history() const = 0;
   virtual double checkpoint_cost_s() const = 0;
+  // At a tick, with a predictor attached to the engine: the nodes it reports as going to fail
+  // before the next tick (FARS §5.1). Empty otherwise. The strategy never sees the failures
+  // themselves, only what the predictor (precision, recall) makes of them.
+  virtual std::span<const std::int32_t> predicted() const = 0;
 };
 
 // Move one process of `job` from node `from` to node `to` (idle or spare). All moves of one

@@ -38,6 +38,7 @@
 #include "faultsweep/failures/failure_source.hpp"
 #include "faultsweep/failures/lookahead.hpp"
 #include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/failures/predictor.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/node_set.hpp"
 #include "faultsweep/policy/on_failure.hpp"
@@ -120,6 +121,9 @@ struct Metrics {
   std::int64_t events = 0, stale_events = 0;
   std::int64_t migrations = 0, checkpoints_now = 0;  // decisions of a runtime strategy applied
   double spare_node_hours = 0;                       // node time in the spare pool
+  // With a predictor (set_predictor): nodes reported that then failed in the interval, false
+  // alarms, and really-failing nodes not reported (FARS §5.1; counted per interval).
+  std::int64_t predicted_true = 0, predicted_false = 0, predicted_missed = 0;
   // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
   double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
 };
@@ -138,7 +142,8 @@ class Simulation final : private policy::ReleaseSource,
              policy::RuntimeStrategy* strategy = nullptr);
 
   // Runs to the end (all jobs done, or the horizon), checks the invariants (FS_CHECK) and
-  // returns the metrics. `stop` (SIGTERM) is polled now and then; a stopped run throws.
+  // returns the metrics. `stop` (SIGTERM) is polled about every 65,536 events: a stopped run
+  // throws Interrupted. A run in which no job completes for 2^25 events throws InputError.
   Metrics run(const std::atomic<bool>* stop = nullptr);
 
   const std::vector<JobRecord>& jobs() const { return jobs_; }
@@ -146,6 +151,13 @@ class Simulation final : private policy::ReleaseSource,
   std::array<double, kNodeStates> node_time_s() const;
   double end_s() const { return now_; }
   const failures::NodeHistory& node_history() const { return history_; }
+  // A failure predictor (FARS §5.1) read at each strategy tick over the failures until the
+  // next tick (from the lookahead), drawing from `rng` (Purpose::predictor) only; its
+  // reports reach the strategy through ClusterView::predicted(). Call before run().
+  void set_predictor(failures::Predictor* predictor, Engine rng) {
+    predictor_ = predictor;
+    predictor_rng_ = rng;
+  }
 
  private:
   // Event handlers, one per EventType (engine.cpp dispatches).
@@ -203,6 +215,7 @@ class Simulation final : private policy::ReleaseSource,
   std::span<const policy::JobInfo> job_info() const override { return info_; }
   const failures::NodeHistory& history() const override { return history_; }
   double checkpoint_cost_s() const override { return cfg_.checkpoint_cost_s; }
+  std::span<const std::int32_t> predicted() const override { return predicted_; }
 
   // End of the run (accounting.cpp).
   void check_invariants() const;
@@ -220,6 +233,9 @@ class Simulation final : private policy::ReleaseSource,
   policy::StrategyNeeds needs_;
   policy::Decisions decisions_;
   failures::NodeHistory history_;
+  failures::Predictor* predictor_ = nullptr;
+  Engine predictor_rng_;
+  std::vector<std::int32_t> failing_, predicted_;
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
@@ -248,6 +264,10 @@ class Simulation final : private policy::ReleaseSource,
   std::int64_t head_key_ = 0;
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
   std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;
+  std::int64_t events_at_completion_ = 0;
+  // No job completing in this many events: the run cannot progress (an InputError naming the
+  // likely cause), instead of running for hours. Healthy runs see thousands at most.
+  static constexpr std::int64_t kNoProgressEvents = std::int64_t{1} << 25;
   int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
 };
