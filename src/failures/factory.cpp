@@ -296,7 +296,7 @@ void validate_failures(const Params& table, int nodes, const std::filesystem::pa
 }
 
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
-                                                   const models::RunContext& ctx) {
+                                                   const RunContext& ctx) {
   const Spec s = parse(table, nodes);
   // Streams keyed by the failure configuration only (DESIGN §4): scheduling policies compared
   // in one replica see the same failures. For Zhang's process each stream is keyed by the keys

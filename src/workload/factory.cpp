@@ -323,7 +323,7 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   (void)generate(one, source, nodes, a, r, s);
 }
 
-Workload make_workload(const Params& table, int nodes, const models::RunContext& ctx) {
+Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
   const std::string source = source_of(table);
   check_keys(table, source);
   const Scaling scaling = scaling_of(table, source);
