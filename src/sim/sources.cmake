@@ -1,5 +1,4 @@
 # Sources of the sim area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine.cpp
-  src/models/cluster.cpp
 )

@@ -1,0 +1,8 @@
+# Sources of the core area (explicit list): errors, durations, params, hashing, RNG.
+list(APPEND FAULTSWEEP_SOURCES
+  src/core/error.cpp
+  src/core/duration.cpp
+  src/core/params.cpp
+  src/core/hash.cpp
+  src/core/rng.cpp
+)
