@@ -79,9 +79,7 @@ std::optional<double> optional_duration(const Params& p, const char* key, bool s
 
 }  // namespace
 
-std::vector<models::ParamSpec> plank_system_param_specs() {
-  using models::ParamKind;
-  using models::ParamSpec;
+std::vector<ParamSpec> plank_system_param_specs() {
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<ParamSpec> specs;
   auto add = [&](std::string name, ParamKind kind, std::string unit, double min, std::string help) {

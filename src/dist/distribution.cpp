@@ -1,14 +1,13 @@
 #include "faultsweep/dist/distribution.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/table_reader.hpp"
 
 namespace faultsweep::dist {
 namespace {
@@ -100,48 +99,6 @@ std::string text_of(double v) {
   return canonical_value(Value(v));
 }
 
-// Reads the numeric sub-keys of one distribution table, throwing InputError on the sub-key.
-class KeyReader {
- public:
-  KeyReader(const Params& p, std::string dist) : p_(p), dist_(std::move(dist)) {}
-
-  // The key's value if present; a non-number or a non-finite number is an error.
-  std::optional<double> number(const std::string& key) const {
-    if (!p_.has(key)) return std::nullopt;
-    const Value& v = p_.at(key);
-    if (!std::holds_alternative<double>(v) && !std::holds_alternative<std::int64_t>(v))
-      throw InputError(key, canonical_value(v), "must be a number");
-    const double d = p_.real(key);
-    if (!std::isfinite(d)) throw InputError(key, canonical_value(v), "must be a finite number");
-    return d;
-  }
-  double required(const std::string& key) const {
-    const auto d = number(key);
-    if (!d) throw InputError(key, "", fmt::format("required for dist = \"{}\"", dist_));
-    return *d;
-  }
-  double positive(const std::string& key, double d) const {
-    if (!(d > 0)) throw InputError(key, text(key), "must be > 0");
-    return d;
-  }
-  // Exactly one of two alternative keys; returns true if the first is given.
-  bool first_of(const std::string& first, const std::string& second) const {
-    const bool has1 = p_.has(first), has2 = p_.has(second);
-    if (has1 && has2)
-      throw InputError(second, text(second),
-                       fmt::format("give either {} or {}, not both", first, second));
-    if (!has1 && !has2)
-      throw InputError(first, "",
-                       fmt::format("required for dist = \"{}\" (or give {})", dist_, second));
-    return has1;
-  }
-  std::string text(const std::string& key) const { return canonical_value(p_.at(key)); }
-
- private:
-  const Params& p_;
-  std::string dist_;
-};
-
 }  // namespace
 
 Dist Dist::exponential(double mean) {
@@ -183,14 +140,8 @@ Dist Dist::from_params(const Params& p) {
   const std::string& name = *name_ptr;
   const std::vector<std::string> allowed = allowed_keys(name);
   if (allowed.size() == 1) throw InputError("dist", canonical_value(dist_value), kKinds);
-  for (const auto& [key, value] : p.values()) {
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(key, canonical_value(value),
-                       fmt::format("unknown key for dist = \"{}\"; allowed keys: {}", name,
-                                   fmt::join(allowed, ", ")));
-  }
-
-  const KeyReader r(p, name);
+  const TableReader r(p, fmt::format("dist = \"{}\"", name));
+  r.check_keys(allowed);
   if (name == "exponential") {
     if (r.first_of("mean", "rate")) return exponential(r.positive("mean", *r.number("mean")));
     const double mean = 1.0 / r.positive("rate", *r.number("rate"));

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/table_reader.hpp"
 #include "faultsweep/dist/composite_weibull.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/failures/renewal.hpp"
@@ -48,48 +49,6 @@ std::vector<std::string> allowed_keys(const std::string& process, const Params& 
   return keys;
 }
 
-// Typed reads of one sub-key, throwing InputError on that key.
-class Reader {
- public:
-  explicit Reader(const Params& t) : t_(t) {}
-  bool has(const std::string& k) const { return t_.has(k); }
-  std::string text(const std::string& k) const { return canonical_value(t_.at(k)); }
-  std::optional<double> number(const std::string& k) const {
-    if (!t_.has(k)) return std::nullopt;
-    const Value& v = t_.at(k);
-    if (!std::holds_alternative<double>(v) && !std::holds_alternative<std::int64_t>(v))
-      throw InputError(k, text(k), "must be a number");
-    const double d = t_.real(k);
-    if (!std::isfinite(d)) throw InputError(k, text(k), "must be a finite number");
-    return d;
-  }
-  double required(const std::string& k, const std::string& process) const {
-    const auto d = number(k);
-    if (!d) throw InputError(k, "", fmt::format("required for process = \"{}\"", process));
-    return *d;
-  }
-  double positive(const std::string& k, const std::string& process) const {
-    const double d = required(k, process);
-    if (!(d > 0)) throw InputError(k, text(k), "must be > 0");
-    return d;
-  }
-  std::optional<std::int64_t> integer(const std::string& k) const {
-    if (!t_.has(k)) return std::nullopt;
-    if (!std::holds_alternative<std::int64_t>(t_.at(k)))
-      throw InputError(k, text(k), "must be an integer");
-    return t_.integer(k);
-  }
-  std::optional<std::string> string(const std::string& k) const {
-    if (!t_.has(k)) return std::nullopt;
-    if (!std::holds_alternative<std::string>(t_.at(k)))
-      throw InputError(k, text(k), "must be a string");
-    return t_.str(k);
-  }
-
- private:
-  const Params& t_;
-};
-
 struct TraceSpec {
   std::string file;
   bool lanl = true;
@@ -106,8 +65,8 @@ struct Spec {
   TraceSpec trace;
 };
 
-dist::Dist parse_downtime(const Reader& r, const std::string& process) {
-  const double d = r.required("downtime", process);
+dist::Dist parse_downtime(const TableReader& r) {
+  const double d = r.required("downtime");
   if (!(d >= 0)) throw InputError("downtime", r.text("downtime"), "must be >= 0");
   const std::string kind = r.string("downtime_dist").value_or("constant");
   if (r.has("downtime_sigma") && kind != "lognormal")
@@ -121,7 +80,7 @@ dist::Dist parse_downtime(const Reader& r, const std::string& process) {
     throw InputError("downtime", r.text("downtime"),
                      fmt::format("must be > 0 (the mean) with downtime_dist = \"{}\"", kind));
   if (kind == "exponential") return dist::Dist::exponential(d);
-  const double sigma = r.positive("downtime_sigma", process);
+  const double sigma = r.required_positive("downtime_sigma");
   // mean = exp(mu + sigma^2 / 2).
   return dist::Dist::lognormal(std::log(d) - 0.5 * sigma * sigma, sigma);
 }
@@ -150,13 +109,8 @@ Spec parse(const Params& table, int nodes) {
     if (name == nullptr || dist::Dist::allowed_keys(*name).size() == 1)
       throw InputError("dist", canonical_value(dv), kDists);
   }
-  const std::vector<std::string> allowed = allowed_keys(s.process, table);
-  for (const auto& [key, value] : table.values())
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(key, canonical_value(value),
-                       fmt::format("unknown key for process = \"{}\"; allowed keys: {}", s.process,
-                                   fmt::join(allowed, ", ")));
-  const Reader r(table);
+  const TableReader r(table, fmt::format("process = \"{}\"", s.process));
+  r.check_keys(allowed_keys(s.process, table));
 
   if (s.process == "renewal") {
     Params dist_params;
@@ -171,19 +125,19 @@ Spec parse(const Params& table, int nodes) {
           canonical_value(table.at(d.kind() == dist::Kind::constant ? "value" : "dist")),
           "the time to failure must have a mean > 0");
     s.ttf = d;
-    s.downtime = parse_downtime(r, s.process);
+    s.downtime = parse_downtime(r);
   } else if (s.process == "bathtub") {
-    s.ttf = dist::CompositeWeibull::bathtub(r.positive("mtbf", s.process));
-    s.downtime = parse_downtime(r, s.process);
+    s.ttf = dist::CompositeWeibull::bathtub(r.required_positive("mtbf"));
+    s.downtime = parse_downtime(r);
   } else if (s.process == "zhang") {
-    s.zhang.shape = r.positive("shape", s.process);
-    s.zhang.scale_s = r.positive("scale", s.process);
+    s.zhang.shape = r.required_positive("shape");
+    s.zhang.scale_s = r.required_positive("scale");
     const std::int64_t w = r.integer("W").value_or(2);
     if (w < 1 || w > (1 << 24)) throw InputError("W", r.text("W"), "must be in 1 .. 16777216");
     s.zhang.window = static_cast<std::int32_t>(w);
     s.zhang.alpha = r.number("alpha").value_or(0.0);
     if (!(s.zhang.alpha >= 0)) throw InputError("alpha", r.text("alpha"), "must be >= 0");
-    s.zhang.downtime = parse_downtime(r, s.process);
+    s.zhang.downtime = parse_downtime(r);
   } else if (s.process == "trace") {
     TraceSpec& t = s.trace;
     const auto file = r.string("file");
@@ -296,7 +250,7 @@ void validate_failures(const Params& table, int nodes, const std::filesystem::pa
 }
 
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
-                                                   const models::RunContext& ctx) {
+                                                   const RunContext& ctx) {
   const Spec s = parse(table, nodes);
   // Streams keyed by the failure configuration only (DESIGN §4): scheduling policies compared
   // in one replica see the same failures. For Zhang's process each stream is keyed by the keys

@@ -1,7 +1,5 @@
-# Sources of the failures area (explicit list), with the two distributions only it uses.
+# Sources of the failures area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
-  src/dist/zipf.cpp
-  src/dist/composite_weibull.cpp
   src/failures/renewal.cpp
   src/failures/zhang.cpp
   src/failures/trace.cpp

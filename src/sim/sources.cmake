@@ -6,6 +6,4 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine_schedule.cpp
   src/sim/engine_actions.cpp
   src/sim/accounting.cpp
-  src/models/cluster.cpp
-  src/models/cluster_metrics.cpp
 )

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <system_error>
 
-#include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/table_reader.hpp"
 #include "faultsweep/workload/generators.hpp"
 #include "faultsweep/workload/load.hpp"
 #include "faultsweep/workload/swf.hpp"
@@ -46,86 +46,15 @@ Keys allowed_keys(const std::string& source) {
   return k;
 }
 
-// Typed access with the sub-key named in every error.
-double get_real(const Params& t, const std::string& key, double fallback) {
-  if (!t.has(key)) return fallback;
-  const Value& v = t.at(key);
-  if (const auto* d = std::get_if<double>(&v)) return *d;
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-  throw InputError(key, canonical_value(v), "a number");
-}
-
-std::int64_t get_int(const Params& t, const std::string& key, std::int64_t fallback,
-                     std::int64_t min_value) {
-  if (!t.has(key)) return fallback;
-  const Value& v = t.at(key);
-  const auto* i = std::get_if<std::int64_t>(&v);
-  if (!i) throw InputError(key, canonical_value(v), "an integer");
-  if (*i < min_value)
-    throw InputError(key, canonical_value(v), fmt::format("an integer >= {}", min_value));
-  return *i;
-}
-
-std::string get_choice(const Params& t, const std::string& key, const std::string& fallback,
-                       const Keys& choices) {
-  if (!t.has(key)) return fallback;
-  const Value& v = t.at(key);
-  const auto* s = std::get_if<std::string>(&v);
-  if (!s || std::find(choices.begin(), choices.end(), *s) == choices.end())
-    throw InputError(key, canonical_value(v),
-                     fmt::format("one of \"{}\"", fmt::join(choices, "\", \"")));
-  return *s;
-}
-
-// "0.6, 0.3, 0.1" -> numbers; with durations, each entry may carry a unit ("5min, 1h, 8h").
-std::vector<double> get_list(const Params& t, const std::string& key,
-                             const std::vector<double>& fallback, bool durations) {
-  if (!t.has(key)) return fallback;
-  const Value& v = t.at(key);
-  const auto* s = std::get_if<std::string>(&v);
-  if (!s)
-    throw InputError(key, canonical_value(v),
-                     "a comma-separated list in a string, e.g. \"0.6, 0.3, 0.1\"");
-  std::vector<double> out;
-  std::size_t pos = 0;
-  while (pos <= s->size()) {
-    const std::size_t comma = std::min(s->find(',', pos), s->size());
-    std::string item = s->substr(pos, comma - pos);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    try {
-      if (item.empty()) throw InputError("");
-      if (durations) {
-        out.push_back(parse_duration_s(item));
-      } else {
-        std::size_t used = 0;
-        out.push_back(std::stod(item, &used));
-        if (used != item.size()) throw InputError("");
-      }
-    } catch (const std::exception&) {
-      throw InputError(key, canonical_value(v),
-                       durations ? "a comma-separated list of durations, e.g. \"5min, 1h, 8h\""
-                                 : "a comma-separated list of numbers, e.g. \"0.6, 0.3, 0.1\"");
-    }
-    pos = comma + 1;
-  }
-  return out;
-}
-
-std::string source_of(const Params& t) {
+std::string source_of(const TableReader& t) {
   if (!t.has("source"))
     throw InputError("source", "(missing)",
                      fmt::format("one of \"{}\"", fmt::join(kSources, "\", \"")));
-  return get_choice(t, "source", "", kSources);
+  return t.choice_or("source", "", kSources);
 }
 
-void check_keys(const Params& t, const std::string& source) {
-  const Keys allowed = allowed_keys(source);
-  for (const auto& [k, v] : t.values())
-    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-      throw InputError(
-          k, canonical_value(v),
-          fmt::format("a key of a \"{}\" workload: {}", source, fmt::join(allowed, ", ")));
+void check_keys(const TableReader& t, const std::string& source) {
+  t.check_keys(allowed_keys(source), fmt::format("a key of a \"{}\" workload: ", source));
 }
 
 // Keys that do not change the jobs' draws: load scaling and moldability are applied to the same
@@ -145,22 +74,21 @@ struct Moldability {
   Speedup speedup;
 };
 
-Moldability moldability_of(const Params& t) {
+Moldability moldability_of(const TableReader& t) {
   Moldability m;
-  m.fraction = get_real(t, "moldable", 0.0);
+  m.fraction = t.real_or("moldable", 0.0);
   if (!(m.fraction >= 0 && m.fraction <= 1))
-    throw InputError("moldable", canonical_value(t.at("moldable")), "a fraction in [0, 1]");
-  const std::string law = get_choice(t, "speedup", "amdahl", {"amdahl", "linear"});
+    throw InputError("moldable", t.text("moldable"), "a fraction in [0, 1]");
+  const std::string law = t.choice_or("speedup", "amdahl", {"amdahl", "linear"});
   if (law == "linear") {
     if (t.has("serial_fraction"))
-      throw InputError("serial_fraction", canonical_value(t.at("serial_fraction")),
+      throw InputError("serial_fraction", t.text("serial_fraction"),
                        "only with speedup = \"amdahl\"");
     m.speedup.serial_fraction = 0;
   } else {
-    m.speedup.serial_fraction = get_real(t, "serial_fraction", m.speedup.serial_fraction);
+    m.speedup.serial_fraction = t.real_or("serial_fraction", m.speedup.serial_fraction);
     if (!(m.speedup.serial_fraction >= 0 && m.speedup.serial_fraction <= 1))
-      throw InputError("serial_fraction", canonical_value(t.at("serial_fraction")),
-                       "a fraction in [0, 1]");
+      throw InputError("serial_fraction", t.text("serial_fraction"), "a fraction in [0, 1]");
   }
   return m;
 }
@@ -170,99 +98,99 @@ struct Scaling {
   LoadScale how = LoadScale::runtimes;
 };
 
-Scaling scaling_of(const Params& t, const std::string& source) {
+Scaling scaling_of(const TableReader& t, const std::string& source) {
   Scaling s;
   // FARS §5.2.1 sets utilisation to 70 %; other sources keep their natural load by default.
   const double fallback = source == "fars" ? 0.7 : 0.0;
-  const std::string how = get_choice(t, "scale", "runtimes", {"runtimes", "interarrivals", "none"});
-  s.target = get_real(t, "target_load", fallback);
+  const std::string how = t.choice_or("scale", "runtimes", {"runtimes", "interarrivals", "none"});
+  s.target = t.real_or("target_load", fallback);
   if (t.has("target_load") && !(s.target > 0 && std::isfinite(s.target)))
-    throw InputError("target_load", canonical_value(t.at("target_load")), "a number > 0");
+    throw InputError("target_load", t.text("target_load"), "a number > 0");
   if (how == "none") {
     if (t.has("target_load"))
       throw InputError("scale", "\"none\"", "\"runtimes\" or \"interarrivals\" with target_load");
     s.target = 0;
   } else if (t.has("scale") && s.target == 0) {
-    throw InputError("scale", canonical_value(t.at("scale")), "to be given with target_load");
+    throw InputError("scale", t.text("scale"), "to be given with target_load");
   }
   s.how = how == "interarrivals" ? LoadScale::interarrivals : LoadScale::runtimes;
   return s;
 }
 
-SwfOptions swf_options(const Params& t) {
+SwfOptions swf_options(const TableReader& t) {
   SwfOptions o;
-  o.size = get_choice(t, "size", "requested", {"requested", "allocated"}) == "requested"
+  o.size = t.choice_or("size", "requested", {"requested", "allocated"}) == "requested"
                ? SwfSize::requested
                : SwfSize::allocated;
-  o.estimate = get_choice(t, "estimate", "requested", {"requested", "runtime"}) == "requested"
+  o.estimate = t.choice_or("estimate", "requested", {"requested", "runtime"}) == "requested"
                    ? SwfEstimate::requested
                    : SwfEstimate::runtime;
-  o.bad_lines = get_choice(t, "bad_lines", "skip", {"skip", "fail"}) == "skip" ? BadLines::skip
-                                                                               : BadLines::fail;
-  o.procs_per_node = static_cast<std::int32_t>(get_int(t, "procs_per_node", 1, 1));
+  o.bad_lines = t.choice_or("bad_lines", "skip", {"skip", "fail"}) == "skip" ? BadLines::skip
+                                                                             : BadLines::fail;
+  o.procs_per_node = static_cast<std::int32_t>(t.integer_or("procs_per_node", 1, 1));
   return o;
 }
 
-std::string swf_file(const Params& t) {
+std::string swf_file(const TableReader& t) {
   if (!t.has("file")) throw InputError("file", "(missing)", "the path of an SWF file");
-  const auto* s = std::get_if<std::string>(&t.at("file"));
-  if (!s || s->empty()) throw InputError("file", canonical_value(t.at("file")), "a path string");
+  const auto* s = std::get_if<std::string>(&t.table().at("file"));
+  if (!s || s->empty()) throw InputError("file", t.text("file"), "a path string");
   return *s;
 }
 
-LublinSizeParams size_params(const Params& t) {
+LublinSizeParams size_params(const TableReader& t) {
   LublinSizeParams s;
-  s.serial_prob = get_real(t, "serial_prob", s.serial_prob);
-  s.pow2_prob = get_real(t, "pow2_prob", s.pow2_prob);
-  s.lo_log2 = get_real(t, "size_lo_log2", s.lo_log2);
-  s.mid_log2 = get_real(t, "size_mid_log2", s.mid_log2);
-  s.hi_log2 = get_real(t, "size_hi_log2", s.hi_log2);
-  s.p_low = get_real(t, "size_p_low", s.p_low);
+  s.serial_prob = t.real_or("serial_prob", s.serial_prob);
+  s.pow2_prob = t.real_or("pow2_prob", s.pow2_prob);
+  s.lo_log2 = t.real_or("size_lo_log2", s.lo_log2);
+  s.mid_log2 = t.real_or("size_mid_log2", s.mid_log2);
+  s.hi_log2 = t.real_or("size_hi_log2", s.hi_log2);
+  s.p_low = t.real_or("size_p_low", s.p_low);
   return s;
 }
 
 // The generator's own machine: the table's `nodes` (the size model's machine; must not exceed
 // the simulated one), else the simulated machine.
-int generator_nodes(const Params& t, int machine_nodes) {
-  const std::int64_t n = get_int(t, "nodes", machine_nodes, 1);
+int generator_nodes(const TableReader& t, int machine_nodes) {
+  const std::int64_t n = t.integer_or("nodes", machine_nodes, 1);
   if (machine_nodes > 0 && n > machine_nodes)
     throw InputError("nodes", std::to_string(n),
                      fmt::format("at most the simulated machine's {} nodes", machine_nodes));
   return static_cast<int>(n);
 }
 
-Workload generate(const Params& t, const std::string& source, int nodes, Engine& arrivals,
+Workload generate(const TableReader& t, const std::string& source, int nodes, Engine& arrivals,
                   Engine& runtimes, Engine& sizes) {
-  const std::int64_t jobs = get_int(t, "jobs", 10000, 1);
-  const double estimate_factor = get_real(t, "estimate_factor", 1.0);
+  const std::int64_t jobs = t.integer_or("jobs", 10000, 1);
+  const double estimate_factor = t.real_or("estimate_factor", 1.0);
   if (source == "fars") {
     FarsParams p;
     p.jobs = jobs;
     p.estimate_factor = estimate_factor;
-    p.mean_interarrival_s = get_real(t, "mean_interarrival", p.mean_interarrival_s);
-    p.mean_runtime_s = get_real(t, "mean_runtime", p.mean_runtime_s);
-    p.mean_size = get_real(t, "mean_size", p.mean_size);
+    p.mean_interarrival_s = t.real_or("mean_interarrival", p.mean_interarrival_s);
+    p.mean_runtime_s = t.real_or("mean_runtime", p.mean_runtime_s);
+    p.mean_size = t.real_or("mean_size", p.mean_size);
     return generate_fars(p, nodes, arrivals, runtimes, sizes);
   }
   if (source == "lublin") {
     LublinParams p;
     p.jobs = jobs;
     p.estimate_factor = estimate_factor;
-    p.mean_interarrival_s = get_real(t, "mean_interarrival", p.mean_interarrival_s);
+    p.mean_interarrival_s = t.real_or("mean_interarrival", p.mean_interarrival_s);
     p.size = size_params(t);
-    p.runtime_p1 = get_real(t, "runtime_p1", p.runtime_p1);
-    p.runtime_mean1_s = get_real(t, "runtime_mean1", p.runtime_mean1_s);
-    p.runtime_mean2_s = get_real(t, "runtime_mean2", p.runtime_mean2_s);
+    p.runtime_p1 = t.real_or("runtime_p1", p.runtime_p1);
+    p.runtime_mean1_s = t.real_or("runtime_mean1", p.runtime_mean1_s);
+    p.runtime_mean2_s = t.real_or("runtime_mean2", p.runtime_mean2_s);
     return generate_lublin(p, nodes, arrivals, runtimes, sizes);
   }
   ZhangParams p;
   p.jobs = jobs;
   p.estimate_factor = estimate_factor;
-  p.mean_interarrival_s = get_real(t, "mean_interarrival", p.mean_interarrival_s);
+  p.mean_interarrival_s = t.real_or("mean_interarrival", p.mean_interarrival_s);
   p.size = size_params(t);
-  p.runtime_order = static_cast<int>(get_int(t, "runtime_order", p.runtime_order, 1));
-  p.runtime_probs = get_list(t, "runtime_probs", p.runtime_probs, false);
-  p.runtime_means_s = get_list(t, "runtime_means", p.runtime_means_s, true);
+  p.runtime_order = static_cast<int>(t.integer_or("runtime_order", p.runtime_order, 1));
+  p.runtime_probs = t.list_or("runtime_probs", p.runtime_probs, false);
+  p.runtime_means_s = t.list_or("runtime_means", p.runtime_means_s, true);
   return generate_zhang(p, nodes, arrivals, runtimes, sizes);
 }
 
@@ -294,15 +222,16 @@ const std::vector<std::string>& workload_duration_keys() {
 }
 
 void validate_workload(const Params& table, const std::filesystem::path& base_dir) {
-  const std::string source = source_of(table);
-  check_keys(table, source);
-  (void)scaling_of(table, source);
-  (void)moldability_of(table);
+  const TableReader r(table);
+  const std::string source = source_of(r);
+  check_keys(r, source);
+  (void)scaling_of(r, source);
+  (void)moldability_of(r);
   if (source == "swf") {
-    (void)swf_options(table);
-    (void)get_int(table, "max_jobs", 0, 1);
-    (void)get_int(table, "skip_jobs", 0, 0);
-    const std::string file = swf_file(table);
+    (void)swf_options(r);
+    (void)r.integer_or("max_jobs", 0, 1);
+    (void)r.integer_or("skip_jobs", 0, 0);
+    const std::string file = swf_file(r);
     const std::filesystem::path p(file);
     const auto full = p.is_absolute() ? p : base_dir / p;
     std::error_code ec;
@@ -316,29 +245,30 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   // the simulated machine is not known here, so `nodes` (or a large machine) stands in.
   Params one = table;
   one.set("jobs", std::int64_t{1});
-  (void)get_int(table, "jobs", 1, 1);
-  const int nodes = generator_nodes(table, 1 << 20);
+  (void)r.integer_or("jobs", 1, 1);
+  const int nodes = generator_nodes(r, 1 << 20);
   Engine a = make_stream(0, 0, Purpose::arrivals, "validate");
-  Engine r = a, s = a;
-  (void)generate(one, source, nodes, a, r, s);
+  Engine rt = a, s = a;
+  (void)generate(TableReader(one), source, nodes, a, rt, s);
 }
 
-Workload make_workload(const Params& table, int nodes, const models::RunContext& ctx) {
-  const std::string source = source_of(table);
-  check_keys(table, source);
-  const Scaling scaling = scaling_of(table, source);
-  const Moldability moldability = moldability_of(table);
+Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
+  const TableReader r(table);
+  const std::string source = source_of(r);
+  check_keys(r, source);
+  const Scaling scaling = scaling_of(r, source);
+  const Moldability moldability = moldability_of(r);
   Workload w;
   if (source == "swf") {
-    SwfOptions opt = swf_options(table);
+    SwfOptions opt = swf_options(r);
     opt.machine_nodes = nodes > 0 ? nodes : 0;
-    const auto trace = cached_trace(ctx.resolve(swf_file(table)), opt);
+    const auto trace = cached_trace(ctx.resolve(swf_file(r)), opt);
     w.machine_nodes = trace->machine_nodes;
     w.stats = trace->stats;
-    const auto skip = static_cast<std::size_t>(get_int(table, "skip_jobs", 0, 0));
+    const auto skip = static_cast<std::size_t>(r.integer_or("skip_jobs", 0, 0));
     const auto all = trace->jobs.size();
     const std::size_t max =
-        table.has("max_jobs") ? static_cast<std::size_t>(get_int(table, "max_jobs", 0, 1)) : all;
+        table.has("max_jobs") ? static_cast<std::size_t>(r.integer_or("max_jobs", 0, 1)) : all;
     if (skip >= all)
       throw InputError("skip_jobs", std::to_string(skip),
                        fmt::format("fewer than the trace's {} usable jobs", all));
@@ -350,7 +280,7 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
     for (Job& j : w.jobs) j.submit_s -= t0;
     w.stats.jobs = static_cast<std::int64_t>(w.jobs.size());
   } else {
-    const int gen_nodes = generator_nodes(table, nodes);
+    const int gen_nodes = generator_nodes(r, nodes);
     // The streams' text is the table without target_load, scale and the moldability keys:
     // points that differ only in load get the same jobs, scaled (FARS §6.1.2 varies load "by
     // adjusting job service times"), so load sweeps are paired like policy comparisons
@@ -359,7 +289,7 @@ Workload make_workload(const Params& table, int nodes, const models::RunContext&
     Engine arrivals = ctx.stream(Purpose::arrivals, text);
     Engine runtimes = ctx.stream(Purpose::runtimes, text);
     Engine sizes = ctx.stream(Purpose::sizes, text);
-    w = generate(table, source, gen_nodes, arrivals, runtimes, sizes);
+    w = generate(r, source, gen_nodes, arrivals, runtimes, sizes);
     w.machine_nodes = nodes;
   }
   if (scaling.target > 0) scale_to_load(w.jobs, w.machine_nodes, scaling.target, scaling.how);

@@ -16,8 +16,8 @@
 
 #include "faultsweep/avail/plank_inputs.hpp"
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
-#include "faultsweep/models/model.hpp"
 
 namespace faultsweep::avail {
 
@@ -29,7 +29,7 @@ struct PlankSystem {
 };
 
 // The ParamSpecs above, to be appended to a model's own.
-std::vector<models::ParamSpec> plank_system_param_specs();
+std::vector<ParamSpec> plank_system_param_specs();
 
 // Resolves the system for `a` active processors. Throws InputError naming the key when something
 // needed is missing (e.g. "C: required when no app is given") or unknown (app not in the table).

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "faultsweep/core/params.hpp"
+#include "faultsweep/core/run_context.hpp"
 #include "faultsweep/failures/failure_source.hpp"
-#include "faultsweep/models/model.hpp"
 
 namespace faultsweep::failures {
 
@@ -52,6 +52,6 @@ void validate_failures(const Params& table, int nodes, const std::filesystem::pa
 // policy see the same failures. `horizon_s` bounds generation where a process needs it
 // (Zhang's segments are generated up to it; events after it may be dropped).
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
-                                                   const models::RunContext& ctx);
+                                                   const RunContext& ctx);
 
 }  // namespace faultsweep::failures

@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "faultsweep/core/params.hpp"
-#include "faultsweep/models/model.hpp"
+#include "faultsweep/core/run_context.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::workload {
@@ -55,6 +55,6 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
 // target_load and scale), so points that differ only in policy get the same jobs, and points
 // that differ only in load get the same jobs scaled. Trace workloads are cached per file and
 // options (parsed once per process).
-Workload make_workload(const Params& table, int nodes, const models::RunContext& ctx);
+Workload make_workload(const Params& table, int nodes, const RunContext& ctx);
 
 }  // namespace faultsweep::workload

@@ -1,0 +1,48 @@
+#pragma once
+// What a model declares about its inputs and outputs: one ParamSpec per job-file parameter and
+// one MetricSpec per stored metric. They live in core/ (not models/) so that the areas a model
+// is built from (avail/, workload/, failures/, ...) can contribute specs without including the
+// models area; models/model.hpp re-exports them as models::ParamSpec etc.
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+
+namespace faultsweep {
+
+enum class ParamKind {
+  integer,   // TOML integer
+  real,      // TOML float or integer
+  duration,  // "90s", "5min", "2h", "3d" or a number of seconds; stored in seconds
+  string,    // one of `choices` if given
+  boolean,
+  dist,   // an inline table, see dist/distribution.hpp; stored flattened as name.<key>
+  path,   // a file path, relative to the job file's folder
+  table,  // an inline table of strings, numbers and booleans, stored flattened as name.<key>;
+          // sub-keys listed in `duration_keys` are durations (stored in seconds). The model
+          // validates the sub-keys (unknown ones included) in validate(), e.g. with
+          // core/table_reader.hpp.
+};
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind;
+  std::string unit;                    // "s" for durations, "" for dimensionless
+  std::optional<Value> default_value;  // nullopt: required (unless `optional` is set)
+  double min = -std::numeric_limits<double>::infinity();  // inclusive bounds for numbers
+  double max = std::numeric_limits<double>::infinity();
+  std::vector<std::string> choices;  // allowed strings, if restricted
+  std::string help;
+  bool optional = false;                   // may be absent with no default (the model copes)
+  std::vector<std::string> duration_keys;  // for ParamKind::table: sub-keys that are durations
+};
+
+struct MetricSpec {
+  std::string name;
+  std::string unit;  // stored as the `units` attribute; "1" for dimensionless
+  std::string description;
+};
+
+}  // namespace faultsweep

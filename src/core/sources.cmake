@@ -1,0 +1,9 @@
+# Sources of the core area (explicit list): errors, durations, params, hashing, RNG, tables.
+list(APPEND FAULTSWEEP_SOURCES
+  src/core/error.cpp
+  src/core/duration.cpp
+  src/core/params.cpp
+  src/core/hash.cpp
+  src/core/rng.cpp
+  src/core/table_reader.cpp
+)

@@ -1,0 +1,4 @@
+# Sources of the io area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES
+  src/io/h5.cpp
+)

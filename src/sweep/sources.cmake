@@ -1,0 +1,15 @@
+# Sources of the sweep area (explicit list).
+list(APPEND FAULTSWEEP_SOURCES
+  src/sweep/job.cpp
+  src/sweep/job_values.cpp
+  src/sweep/space.cpp
+  src/sweep/stats.cpp
+  src/sweep/journal.cpp
+  src/sweep/store.cpp
+  src/sweep/progress.cpp
+  src/sweep/coordinator.cpp
+  src/sweep/rounds.cpp
+  src/sweep/runner.cpp
+  src/sweep/signals.cpp
+  src/sweep/inspect.cpp
+)
