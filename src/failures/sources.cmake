@@ -4,6 +4,10 @@ list(APPEND FAULTSWEEP_SOURCES
   src/dist/composite_weibull.cpp
   src/failures/renewal.cpp
   src/failures/zhang.cpp
+  src/failures/trace_text.cpp
   src/failures/trace.cpp
+  src/failures/lanl.cpp
+  src/failures/fta.cpp
+  src/failures/pnnl.cpp
   src/failures/factory.cpp
 )
