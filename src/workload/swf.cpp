@@ -49,14 +49,15 @@ std::string read_file(const std::filesystem::path& path) {
   return buf;
 }
 
-// Decompresses gzip data held in memory: every member of a multi-member file (as `gzip -d`
+// Decompresses gzip data held in memory (the output buffer starts at 8x the input, about the
+// ratio of SWF logs, so it is rarely grown): every member of a multi-member file (as `gzip -d`
 // does); a stream that ends early is "truncated", bytes after the last member that do not start
 // another member are "trailing data" (zlib's gzread ignores both silently).
 std::string gunzip(std::string_view in, const std::string& file) {
   z_stream z{};
   if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
     throw InputError(fmt::format("{}: cannot start gzip decompression", file));
-  std::string out(std::max<std::size_t>(in.size() * 4, 1 << 16), '\0');
+  std::string out(std::max<std::size_t>(in.size() * 8, 1 << 16), '\0');
   std::size_t used = 0, pos = 0;
   for (;;) {
     if (out.size() - used < (1 << 16)) out.resize(out.size() * 2);
