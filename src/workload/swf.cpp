@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -128,7 +129,8 @@ void parse_header_line(std::string_view line, SwfHeader& h) {
   if (!target) return;
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
-  if (ec == std::errc() && v > 0) *target = v;
+  // A machine size must fit the simulator's int32 node numbers; a larger one is not believed.
+  if (ec == std::errc() && v > 0 && v <= std::numeric_limits<std::int32_t>::max()) *target = v;
 }
 
 struct Parsed {

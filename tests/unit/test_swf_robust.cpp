@@ -85,6 +85,15 @@ TEST_CASE("SWF huge job numbers are bad lines and huge user ids become unknown",
   CHECK(w.jobs[1].user == 1);
 }
 
+TEST_CASE("SWF header machine sizes beyond int32 are ignored, not wrapped", "[swf]") {
+  // "; MaxProcs: 3000000000" was cast to int32 (negative): every job was dropped as too large
+  // while machine_nodes said -1294967296. Now the header value is ignored and the widest job
+  // sizes the machine, as without a header.
+  const Workload w = parse_swf("; MaxProcs: 3000000000\n" + job("1", "0", "10", "6"), "h.swf");
+  CHECK(w.machine_nodes == 6);
+  CHECK(w.jobs.size() == 1);
+}
+
 TEST_CASE("SWF infinite or NaN submit times are malformed lines", "[swf]") {
   for (const char* v : {"inf", "-inf", "nan", "1e400"}) {
     INFO(v);
