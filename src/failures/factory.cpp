@@ -13,6 +13,8 @@
 #include "faultsweep/core/table_reader.hpp"
 #include "faultsweep/dist/composite_weibull.hpp"
 #include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/failures/fta.hpp"
+#include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/renewal.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/zhang.hpp"
@@ -42,9 +44,13 @@ std::vector<std::string> allowed_keys(const std::string& process, const Params& 
     add(kDowntimeKeys);
   } else if (process == "trace") {
     add({"file", "format", "node_offset", "bad_lines"});
-    const bool csv = t.has("format") && std::holds_alternative<std::string>(t.at("format")) &&
-                     t.str("format") == "csv";
-    if (!csv) add({"system", "cause", "start", "downtime_from"});
+    const std::string format =
+        t.has("format") && std::holds_alternative<std::string>(t.at("format"))
+            ? t.str("format")
+            : std::string("lanl");
+    if (format != "csv" && format != "fta" && format != "pnnl")
+      add({"system", "cause", "start", "downtime_from"});
+    if (format == "pnnl") add({"downtime", "node_pattern"});
   }
   return keys;
 }
@@ -55,6 +61,8 @@ struct TraceSpec {
   LanlOptions lanl_options;
   std::int32_t node_offset = 0;
   bool stop_on_bad = false;
+  std::string format = "lanl";  // lanl | csv | fta | pnnl
+  PnnlOptions pnnl;
 };
 
 struct Spec {
@@ -145,18 +153,30 @@ Spec parse(const Params& table, int nodes) {
       throw InputError("file", file ? "\"\"" : "", "required for process = \"trace\"");
     t.file = *file;
     const std::string format = r.string("format").value_or("lanl");
-    if (format != "lanl" && format != "csv")
-      throw InputError("format", r.text("format"), "expected one of lanl, csv");
+    if (format != "lanl" && format != "csv" && format != "fta" && format != "pnnl")
+      throw InputError("format", r.text("format"), "expected one of lanl, csv, fta, pnnl");
     t.lanl = format == "lanl";
+    t.format = format;
     const std::int64_t offset = r.integer("node_offset").value_or(0);
     if (offset < 0 || offset >= nodes)
       throw InputError("node_offset", r.text("node_offset"),
                        fmt::format("must be in 0 .. {} (nodes - 1)", nodes - 1));
     t.node_offset = static_cast<std::int32_t>(offset);
     const std::string bad = r.string("bad_lines").value_or("skip");
-    if (bad != "skip" && bad != "stop")
-      throw InputError("bad_lines", r.text("bad_lines"), "expected one of skip, stop");
-    t.stop_on_bad = bad == "stop";
+    // "fail" as for workloads; "stop" is its older synonym.
+    if (bad != "skip" && bad != "fail" && bad != "stop")
+      throw InputError("bad_lines", r.text("bad_lines"), "expected one of skip, fail");
+    t.stop_on_bad = bad != "skip";
+    if (format == "pnnl") {
+      const auto down = r.number("downtime");
+      if (!down || !(*down >= 0))
+        throw InputError("downtime", down ? r.text("downtime") : "",
+                         "required for format = \"pnnl\" (the log has no repair times): a "
+                         "duration >= 0");
+      t.pnnl.downtime_s = *down;
+      t.pnnl.node_pattern = r.string("node_pattern").value_or(t.pnnl.node_pattern);
+      t.pnnl.stop_on_bad = t.stop_on_bad;
+    }
     if (t.lanl) {
       const auto system = r.integer("system");
       if (!system) throw InputError("system", "", "required for format = \"lanl\"");
@@ -211,6 +231,8 @@ Spec parse(const Params& table, int nodes) {
 }
 
 TraceLog read_trace(const TraceSpec& t, const std::filesystem::path& path) {
+  if (t.format == "fta") return read_fta(path, FtaOptions{t.stop_on_bad});
+  if (t.format == "pnnl") return read_pnnl(path, t.pnnl);
   return t.lanl ? read_lanl(path, t.lanl_options) : read_trace_csv(path, t.stop_on_bad);
 }
 

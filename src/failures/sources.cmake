@@ -2,7 +2,11 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/failures/renewal.cpp
   src/failures/zhang.cpp
+  src/failures/trace_text.cpp
   src/failures/trace.cpp
+  src/failures/lanl.cpp
+  src/failures/fta.cpp
+  src/failures/pnnl.cpp
   src/failures/factory.cpp
   src/failures/predictor.cpp
 )

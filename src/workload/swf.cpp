@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -25,60 +26,77 @@ constexpr std::array<const char*, kFields> kFieldNames = {
     "status",      "user",          "group",           "executable",     "queue",
     "partition",   "preceding job", "think time"};
 
-bool is_gzip(const std::filesystem::path& path) {
+bool is_gzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+// The raw bytes of a regular file (a FIFO or device would block or never end).
+std::string read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(
+        fmt::format("{}: cannot open SWF file: {}", path.string(),
+                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f)
     throw InputError(
         fmt::format("{}: cannot open SWF file: {}", path.string(), std::strerror(errno)));
-  unsigned char magic[2] = {0, 0};
-  const std::size_t n = std::fread(magic, 1, 2, f.get());
-  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  std::string buf;
+  std::array<char, 1 << 16> chunk;
+  std::size_t n;
+  while ((n = std::fread(chunk.data(), 1, chunk.size(), f.get())) > 0) buf.append(chunk.data(), n);
+  if (std::ferror(f.get())) throw InputError(fmt::format("{}: read error", path.string()));
+  return buf;
 }
 
-// The whole (decompressed) file. One read into a growing buffer: far faster than line-by-line
-// gzgets, and the traces are at most a few tens of megabytes.
-std::string slurp(const std::filesystem::path& path) {
-  std::string buf;
-  if (is_gzip(path)) {
-    gzFile gz = gzopen(path.c_str(), "rb");
-    if (!gz) throw InputError(fmt::format("{}: cannot open gzip file", path.string()));
-    gzbuffer(gz, 1 << 18);
-    std::size_t used = 0;
-    buf.resize(1 << 22);
-    for (;;) {
-      if (buf.size() - used < (1 << 20)) buf.resize(buf.size() * 2);
-      const int n = gzread(gz, buf.data() + used, static_cast<unsigned>(buf.size() - used));
-      if (n < 0) {
-        int code = 0;
-        const std::string msg = gzerror(gz, &code);
-        gzclose(gz);
-        throw InputError(fmt::format("{}: corrupt gzip data: {}", path.string(), msg));
+// Decompresses gzip data held in memory (the output buffer starts at 8x the input, about the
+// ratio of SWF logs, so it is rarely grown): every member of a multi-member file (as `gzip -d`
+// does); a stream that ends early is "truncated", bytes after the last member that do not start
+// another member are "trailing data" (zlib's gzread ignores both silently).
+std::string gunzip(std::string_view in, const std::string& file) {
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+    throw InputError(fmt::format("{}: cannot start gzip decompression", file));
+  std::string out(std::max<std::size_t>(in.size() * 8, 1 << 16), '\0');
+  std::size_t used = 0, pos = 0;
+  for (;;) {
+    if (out.size() - used < (1 << 16)) out.resize(out.size() * 2);
+    const std::size_t avail_in = std::min<std::size_t>(in.size() - pos, 1u << 30);
+    const std::size_t avail_out = std::min<std::size_t>(out.size() - used, 1u << 30);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + pos));
+    z.avail_in = static_cast<uInt>(avail_in);
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+    z.avail_out = static_cast<uInt>(avail_out);
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    pos += avail_in - z.avail_in;
+    used += avail_out - z.avail_out;
+    if (rc == Z_STREAM_END) {
+      if (pos == in.size()) break;
+      if (!is_gzip(in.substr(pos))) {
+        inflateEnd(&z);
+        throw InputError(
+            fmt::format("{}: trailing data after the gzip stream ({} bytes at byte "
+                        "{}): corrupt or not a gzip file",
+                        file, in.size() - pos, pos));
       }
-      if (n == 0) {
-        // A truncated stream ends like a complete one but leaves Z_BUF_ERROR behind.
-        int code = Z_OK;
-        const std::string msg = gzerror(gz, &code);
-        if (code != Z_OK) {
-          gzclose(gz);
-          throw InputError(
-              fmt::format("{}: truncated or corrupt gzip data: {}", path.string(), msg));
-        }
-        break;
-      }
-      used += static_cast<std::size_t>(n);
+      inflateReset(&z);  // another member follows
+      continue;
     }
-    gzclose(gz);
-    buf.resize(used);
-  } else {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f) throw InputError(fmt::format("{}: cannot open SWF file", path.string()));
-    std::array<char, 1 << 16> chunk;
-    std::size_t n;
-    while ((n = std::fread(chunk.data(), 1, chunk.size(), f.get())) > 0)
-      buf.append(chunk.data(), n);
-    if (std::ferror(f.get())) throw InputError(fmt::format("{}: read error", path.string()));
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && pos == in.size() && z.avail_out > 0) {
+      inflateEnd(&z);
+      throw InputError(
+          fmt::format("{}: truncated or corrupt gzip data: the stream ends early", file));
+    }
+    if (rc == Z_BUF_ERROR) continue;  // more output space needed
+    const std::string msg = z.msg ? z.msg : "error " + std::to_string(rc);
+    inflateEnd(&z);
+    throw InputError(fmt::format("{}: truncated or corrupt gzip data: {}", file, msg));
   }
-  return buf;
+  inflateEnd(&z);
+  out.resize(used);
+  return out;
 }
 
 bool is_space(char c) {
@@ -111,7 +129,8 @@ void parse_header_line(std::string_view line, SwfHeader& h) {
   if (!target) return;
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
-  if (ec == std::errc() && v > 0) *target = v;
+  // A machine size must fit the simulator's int32 node numbers; a larger one is not believed.
+  if (ec == std::errc() && v > 0 && v <= std::numeric_limits<std::int32_t>::max()) *target = v;
 }
 
 struct Parsed {
@@ -128,13 +147,17 @@ std::string SwfOptions::key() const {
                      bad_lines == BadLines::skip ? "skip" : "fail", procs_per_node, machine_nodes);
 }
 
-Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
+Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOptions& opt) {
   if (opt.procs_per_node < 1)
     throw InputError("procs_per_node", std::to_string(opt.procs_per_node), "an integer >= 1");
   if (opt.machine_nodes < 0)
     throw InputError("machine_nodes", std::to_string(opt.machine_nodes), "an integer >= 0");
-  const std::string text = slurp(path);
-  const std::string file = path.string();
+  std::string unzipped;
+  if (is_gzip(bytes)) {
+    unzipped = gunzip(bytes, file);
+    bytes = unzipped;
+  }
+  const std::string_view text = bytes;
 
   Workload w;
   ReadStats& st = w.stats;
@@ -201,8 +224,20 @@ Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
       bad(line_no, fmt::format("expected {} fields, found {}", kFields, nf));
       continue;
     }
+    // -1 is "unknown" in every SWF field (the archive's definition): a job without a submit
+    // time, run time or size cannot be replayed, so it is dropped and counted, never an error.
+    if (f[1] == -1) {
+      ++st.unknown_submit;
+      continue;
+    }
     if (f[1] < 0) {
-      bad(line_no, fmt::format("field 2 (submit time) = {}: must be >= 0", f[1]));
+      bad(line_no, fmt::format("field 2 (submit time) = {}: must be >= 0 or -1 (unknown)", f[1]));
+      continue;
+    }
+    // The job number is an identifier: it must fit an int64 (converting a double outside the
+    // target's range is undefined, C++ [conv.fpint]).
+    if (!(f[0] >= -0x1p63 && f[0] < 0x1p63)) {
+      bad(line_no, fmt::format("field 1 (job number) = {}: out of range", f[0]));
       continue;
     }
     const double runtime = f[3];
@@ -222,7 +257,11 @@ Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
     j.submit_s = f[1];
     j.runtime_s = runtime;
     j.size = static_cast<std::int32_t>(std::ceil(procs / opt.procs_per_node));
-    j.user = f[11] >= 0 ? static_cast<std::int32_t>(f[11]) : -1;
+    j.user = -1;
+    if (f[11] >= 0 && f[11] < 0x1p31)
+      j.user = static_cast<std::int32_t>(f[11]);
+    else if (f[11] >= 0x1p31)
+      ++st.user_unknown;  // not representable: the job is kept with an unknown user
     if (opt.estimate == SwfEstimate::runtime) {
       j.estimate_s = runtime;
     } else if (f[8] >= runtime) {
@@ -260,11 +299,49 @@ Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
     for (Job& j : w.jobs) j.submit_s -= t0;
   }
   st.jobs = static_cast<std::int64_t>(w.jobs.size());
+  if (w.jobs.empty())
+    throw InputError("file", "\"" + file + "\"",
+                     fmt::format("no usable jobs in the SWF file ({}){}", st.summary(),
+                                 st.first_errors.empty() ? "" : "; first: " + st.first_errors[0]));
   return w;
 }
 
+Workload read_swf(const std::filesystem::path& path, const SwfOptions& opt) {
+  return parse_swf(read_file(path), path.string(), opt);
+}
+
+std::vector<std::pair<std::string, std::int64_t>> ReadStats::counts() const {
+  return {{"lines", lines},
+          {"jobs", jobs},
+          {"bad_lines", bad_lines},
+          {"unknown_submit", unknown_submit},
+          {"no_runtime", no_runtime},
+          {"no_size", no_size},
+          {"too_large", too_large},
+          {"estimate_fixed", estimate_fixed},
+          {"user_unknown", user_unknown}};
+}
+
+std::string ReadStats::summary() const {
+  std::string dropped, changed;
+  const auto add = [](std::string& to, std::int64_t n, const char* what) {
+    if (n > 0) to += fmt::format("{}{} {}", to.empty() ? "" : ", ", n, what);
+  };
+  add(dropped, bad_lines, "malformed lines");
+  add(dropped, unknown_submit, "with unknown submit time");
+  add(dropped, no_runtime, "with run time <= 0 or unknown");
+  add(dropped, no_size, "with unknown size");
+  add(dropped, too_large, "wider than the machine");
+  add(changed, estimate_fixed, "estimates missing or below the run time set to the run time");
+  add(changed, user_unknown, "user ids out of range set to unknown");
+  std::string s = fmt::format("{} lines, {} jobs kept", lines, jobs);
+  if (!dropped.empty()) s += "; dropped: " + dropped;
+  if (!changed.empty()) s += "; changed: " + changed;
+  return s;
+}
+
 SwfHeader read_swf_header(const std::filesystem::path& path) {
-  (void)is_gzip(path);                     // a clear "cannot open" message
+  (void)read_file(path);  // a clear "cannot open" message; refuses FIFOs and devices
   gzFile gz = gzopen(path.c_str(), "rb");  // reads plain files transparently
   if (!gz) throw InputError(fmt::format("{}: cannot open SWF file", path.string()));
   SwfHeader h;

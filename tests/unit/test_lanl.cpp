@@ -9,24 +9,63 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/failures/factory.hpp"
 #include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/trace_text.hpp"
+#include "temp_dir.hpp"
 
 using faultsweep::InputError;
+using faultsweep::IoError;
+using faultsweep::Params;
+using faultsweep::Value;
 using faultsweep::failures::FailureEvent;
 using faultsweep::failures::LanlDowntime;
 using faultsweep::failures::LanlOptions;
 using faultsweep::failures::parse_civil_time_s;
+using faultsweep::failures::parse_lanl;
+using faultsweep::failures::parse_trace_csv;
 using faultsweep::failures::read_lanl;
 using faultsweep::failures::read_trace_csv;
 using faultsweep::failures::TraceSource;
+using faultsweep::failures::validate_failures;
+using faultsweep::testing::TempDir;
 
 namespace {
 
 const std::filesystem::path kData =
     std::filesystem::path(FAULTSWEEP_SOURCE_DIR) / "tests" / "data" / "failures";
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// The message of the InputError that validate_failures throws for `t` on `nodes` nodes.
+std::string validate_message(const Params& t, int nodes, const std::filesystem::path& dir) {
+  try {
+    validate_failures(t, nodes, dir);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(valid)";
+}
+
+Params trace_table(const std::string& file, const std::string& format) {
+  Params p;
+  p.set("process", Value(std::string("trace")));
+  p.set("file", Value(file));
+  p.set("format", Value(format));
+  return p;
+}
 
 void check_event(const FailureEvent& e, double t, int node, double down) {
   CHECK(e.time_s == t);
@@ -81,8 +120,9 @@ TEST_CASE("LANL reader: cause filter, start date and downtime from Prob Fixed", 
 
   o.causes = {"Hardware", "Network"};
   CHECK(read_lanl(kData / "lanl_small.csv", o).events.size() == 2);
-  o.causes = {"Human Error"};
-  CHECK(read_lanl(kData / "lanl_small.csv", o).events.empty());
+  o.causes = {"Human Error"};  // no such record: an error naming the file, with the counts
+  CHECK_THROWS_WITH(read_lanl(kData / "lanl_small.csv", o),
+                    Catch::Contains("lanl_small.csv") && Catch::Contains("5 of other root causes"));
   o.causes = {"Cosmic rays"};
   CHECK_THROWS_AS(read_lanl(kData / "lanl_small.csv", o), InputError);
 
@@ -187,4 +227,137 @@ TEST_CASE("LANL reader: the real LA-UR-05-7318 file, systems 20 and 18", "[lanl]
   CHECK(log.original_node.back() == 1023);
   for (std::size_t i = 1; i < log.events.size(); ++i)
     REQUIRE(log.events[i - 1].time_s <= log.events[i].time_s);
+}
+
+TEST_CASE("Dates that do not exist are rejected; two-digit LANL years are read", "[lanl]") {
+  // Feb 31 used to be accepted as Mar 3 (days_from_civil does not check the day).
+  CHECK_FALSE(parse_civil_time_s("2/31/2002 10:00"));
+  CHECK_FALSE(parse_civil_time_s("2002-02-31"));
+  CHECK_FALSE(parse_civil_time_s("2/29/2003 0:00"));  // 2003 is a common year
+  CHECK(parse_civil_time_s("2/29/2004 0:00"));
+  CHECK_FALSE(parse_civil_time_s("4/31/2002 0:00"));
+  CHECK_FALSE(parse_civil_time_s("1/1/2002 24:00"));
+  CHECK_FALSE(parse_civil_time_s("+1/1/2002 0:00"));
+  CHECK_FALSE(parse_civil_time_s("1/1/99999999999999999999 0:00"));  // no int overflow
+  CHECK(parse_civil_time_s("6/21/05 13:05") == parse_civil_time_s("6/21/2005 13:05"));
+  CHECK(parse_civil_time_s("6/21/96 13:05") == parse_civil_time_s("6/21/1996 13:05"));
+}
+
+TEST_CASE("LANL reader: a title line, (mm/dd/yy hh:mm) header suffixes and CRLF", "[lanl]") {
+  // The same records as lanl_small.csv, exported the way spreadsheets do: a caption line, the
+  // date columns named "Prob Started (mm/dd/yy hh:mm)", CRLF line ends.
+  std::string text = read_text(kData / "lanl_small.csv");
+  const auto eol = text.find('\n');
+  std::string header = text.substr(0, eol);
+  header.replace(header.find("Prob Started"), 12, "Prob Started (mm/dd/yy hh:mm)");
+  header.replace(header.find("Prob Fixed"), 10, "PROB  FIXED (mm/dd/yy hh:mm)");
+  header.replace(header.find("Down Time"), 9, "Down Time (min)");
+  std::string crlf = "LANL failure data 1996-2005 (LA-UR-05-7318)\n" + header + text.substr(eol);
+  for (std::size_t i = 0; (i = crlf.find('\n', i)) != std::string::npos; i += 2)
+    crlf.replace(i, 1, "\r\n");
+  LanlOptions o;
+  const auto plain = parse_lanl(text, "plain.csv", o);
+  const auto log = parse_lanl(crlf, "title.csv", o);
+  CHECK(log.lines == plain.lines);
+  CHECK(log.bad == plain.bad);
+  REQUIRE(log.events.size() == plain.events.size());
+  for (std::size_t i = 0; i < log.events.size(); ++i) {
+    CHECK(log.events[i].time_s == plain.events[i].time_s);
+    CHECK(log.events[i].node == plain.events[i].node);
+    CHECK(log.events[i].downtime_s == plain.events[i].downtime_s);
+  }
+  CHECK(log.bad_messages[0].find("title.csv:7: Prob Started") != std::string::npos);
+  CHECK_THROWS_WITH(parse_lanl("a title\nno,header,here\n", "x.csv", o),
+                    Catch::Contains("x.csv: no header line"));
+}
+
+TEST_CASE("LANL reader: an infinite down time is a bad record, not infinity", "[lanl]") {
+  const std::string text =
+      "System,nodenumz,Prob Started,Prob Fixed,Down Time,Facilities,Hardware,Human Error,"
+      "Network,Undetermined,Software\n"
+      "20,1,1/1/2002 0:00,1/1/2002 1:00,60,,x,,,,\n"
+      "20,2,1/1/2002 0:00,1/1/2002 1:00,1e308,,x,,,,\n";
+  LanlOptions o;
+  const auto log = parse_lanl(text, "big.csv", o);
+  CHECK(log.events.size() == 1);
+  CHECK(log.bad == 1);
+  CHECK(log.bad_messages[0].find("big.csv:3: Down Time = \"1e308\"") != std::string::npos);
+}
+
+TEST_CASE("Trace readers: a log of only bad records says so with counts", "[lanl]") {
+  // Before: "no failures in the file", with no hint that all 3 records were malformed.
+  try {
+    (void)parse_trace_csv("time_s,node,downtime_s\nx,1,2\n5,y,2\n5,1\n", "bad.csv");
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("bad.csv") != std::string::npos);
+    CHECK(m.find("3 records, 0 failures on 0 nodes kept; dropped: 3 bad") != std::string::npos);
+    CHECK(m.find("every record is bad") != std::string::npos);
+    CHECK(m.find("first: bad.csv:2: time_s") != std::string::npos);
+  }
+  LanlOptions o;
+  o.system = 99;
+  CHECK_THROWS_WITH(read_lanl(kData / "lanl_small.csv", o),
+                    Catch::Contains("9 records, 0 failures on 0 nodes kept; dropped: 1 bad, 8 of "
+                                    "other systems"));
+}
+
+TEST_CASE("CSV trace: node 2147483647 does not wrap the node count", "[lanl]") {
+  // nodes was int32: max node + 1 wrapped to -2^31, passed the machine-size check and tripped an
+  // internal check mid-run (exit 4, "a bug").
+  const auto log = parse_trace_csv("10,2147483647,5\n", "wide.csv");
+  CHECK(log.nodes == 2147483648LL);
+  TempDir dir("trace-wide");
+  write_text(dir.path() / "wide.csv", "10,2147483647,5\n");
+  CHECK_THAT(validate_message(trace_table("wide.csv", "csv"), 64, dir.path()),
+             Catch::Contains("it needs a machine of >= 2147483648 nodes"));
+  // With an offset the sum is computed in 64 bits: no signed overflow, a clear check.
+  std::vector<FailureEvent> ev = {{1.0, 2147483647, 1.0}};
+  CHECK_THROWS_AS(TraceSource(ev, 1), faultsweep::InternalError);
+  CHECK(TraceSource(ev, 0).next().node == 2147483647);
+}
+
+TEST_CASE("Trace bad_lines: skip | fail as for workloads, stop kept as a synonym", "[lanl]") {
+  TempDir dir("trace-badlines");
+  write_text(dir.path() / "t.csv", "10,1,5\nx,1,5\n");
+  Params t = trace_table("t.csv", "csv");
+  CHECK(validate_message(t, 64, dir.path()) == "(valid)");  // skipped with a warning
+  for (const char* word : {"fail", "stop"}) {
+    t.set("bad_lines", Value(std::string(word)));
+    CHECK_THAT(validate_message(t, 64, dir.path()), Catch::Contains("t.csv:2: time_s"));
+  }
+  t.set("bad_lines", Value(std::string("halt")));
+  CHECK_THAT(validate_message(t, 64, dir.path()), Catch::Contains("expected one of skip, fail"));
+}
+
+TEST_CASE("xz: a corrupt file says so with xz's message; a missing xz says it is missing",
+          "[lanl]") {
+  if (std::system("xz --version > /dev/null 2>&1") != 0) {
+    WARN("xz not installed: skipping");
+    return;
+  }
+  TempDir dir("trace-xz");
+  const auto bad = dir.path() / "corrupt.csv.xz";
+  write_text(bad, std::string("\xFD"
+                              "7zXZ\0",
+                              6) +
+                      "not really xz data at all");
+  try {
+    (void)faultsweep::failures::text::read_log(bad);
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("corrupt.csv.xz: corrupt or unreadable .xz file") != std::string::npos);
+    CHECK(m.find("exited with status 1") != std::string::npos);
+    CHECK(m.find("installed") == std::string::npos);
+  }
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", dir.path().c_str(), 1);  // no xz in it
+  CHECK_THROWS_WITH(faultsweep::failures::text::read_log(bad),
+                    Catch::Contains("xz is not installed"));
+  ::setenv("PATH", path.c_str(), 1);
+  CHECK_THROWS_AS(faultsweep::failures::text::read_log(bad), InputError);
+  CHECK_THROWS_WITH(faultsweep::failures::text::read_log(dir.path()),
+                    Catch::Contains("not a regular file"));
 }

@@ -20,8 +20,10 @@
 //   zhang: shape, scale (duration), W (integer >= 1, default 2 = no correlation),
 //     alpha (Zipf skew >= 0, default 0 = uniform); see failures/zhang.hpp
 //   trace: file (relative to the job file; ".xz" is read through `xz -dc`),
-//     format = "lanl" (default) | "csv", node_offset (default 0),
-//     bad_lines = "skip" (default: counted, reported on stderr with file:line) | "stop";
+//     format = "lanl" (default) | "csv" | "fta" (failures/fta.hpp) | "pnnl" (failures/pnnl.hpp),
+//     node_offset (default 0), bad_lines = "skip" (default: counted, reported on stderr with
+//     file:line) | "fail" ("stop" is an older synonym);
+//     pnnl only: downtime (duration, required: the log has no repair times), node_pattern;
 //     lanl only: system (integer, required), cause ("Hardware" or a comma-separated list of
 //     Facilities, Hardware, Human Error, Network, Undetermined, Software), start ("YYYY-MM-DD
 //     [HH:MM]": t = 0 there, earlier records dropped; default: the first selected failure),

@@ -3,6 +3,7 @@
 // All times in seconds from the start of the workload.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace faultsweep::workload {
@@ -41,7 +42,16 @@ struct ReadStats {
   std::int64_t no_runtime = 0;      // jobs with run time <= 0 or -1, dropped
   std::int64_t estimate_fixed = 0;  // estimate missing or below runtime, replaced (see reader)
   std::int64_t no_size = 0;         // jobs whose size is unknown (-1) in both size fields, dropped
+  std::int64_t unknown_submit = 0;  // jobs with submit time -1 (unknown), dropped
+  std::int64_t user_unknown = 0;    // user ids above 2^31 - 1, kept as unknown (-1)
   std::vector<std::string> first_errors;  // up to 10 "file:line: what" messages
+
+  // Every count by name (lines, jobs, bad_lines, unknown_submit, no_runtime, no_size,
+  // too_large, estimate_fixed, user_unknown), in that order; defined in swf.cpp.
+  std::vector<std::pair<std::string, std::int64_t>> counts() const;
+  // One line: "28476 lines, 28468 jobs kept; dropped: 8 with run time <= 0; ..." (only the
+  // non-zero counts).
+  std::string summary() const;
 };
 
 struct Workload {

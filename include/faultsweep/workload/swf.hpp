@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "faultsweep/workload/job.hpp"
 
@@ -34,13 +35,25 @@ struct SwfOptions {
   std::string key() const;
 };
 
-// Reads the whole trace. Jobs with run time <= 0 (or -1) are dropped (no_runtime), jobs whose
-// size is unknown in both fields are dropped (no_size), jobs wider than the machine are dropped
-// (too_large). Submit times are made relative to the earliest kept job; jobs are sorted by
-// submit time, then job number. Malformed lines (field count, non-numbers, negative submit
-// time) give "file:line: what" messages. Throws InputError if the file cannot be opened or is
-// not SWF, or on the first malformed line with BadLines::fail.
+// Reads the whole trace. -1 means "unknown" in every field (the archive's SWF definition) and
+// is treated the same way everywhere: a job whose submit time is -1 is dropped
+// (unknown_submit), whose run time is <= 0 or -1 is dropped (no_runtime), whose size is -1 in
+// both size fields is dropped (no_size); an estimate of -1 is replaced by the run time
+// (estimate_fixed); a user of -1 stays unknown. Jobs wider than the machine are dropped
+// (too_large); user ids above 2^31 - 1 become unknown (user_unknown). None of these is an
+// error, even with BadLines::fail; every one is counted in Workload::stats (ReadStats::counts,
+// ReadStats::summary). Submit times are made relative to the earliest kept job; jobs are sorted
+// by submit time, then job number. Malformed lines (field count, non-numbers, infinities, a
+// negative submit time other than -1, a job number outside int64) give "file:line: what"
+// messages. Throws InputError if the file cannot be opened, is not a regular file, its gzip
+// data is truncated, corrupt or followed by trailing bytes, no job is usable (empty, header
+// only, junk: the message names the file and gives the summary), or on the first malformed
+// line with BadLines::fail.
 Workload read_swf(const std::filesystem::path& path, const SwfOptions& options = {});
+
+// The same from the file's bytes in memory (plain or gzip, detected by the magic bytes 1f 8b);
+// `file` names the source in messages. read_swf reads the file and calls this.
+Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOptions& options = {});
 
 // The header values the reader understood (-1 when absent), without reading the jobs.
 struct SwfHeader {

@@ -1,0 +1,40 @@
+# libFuzzer targets of the input readers (SWF and the four failure-log formats). Included by
+# fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); self-contained: the reader sources are
+# compiled again, with coverage and sanitizers, into a small library of their own, so the fuzzers
+# see inside the readers even when faultsweep_core itself is built without instrumentation.
+#   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+#   cmake --build build-fuzz --target fuzz_swf fuzz_trace_lanl fuzz_trace_csv fuzz_trace_fta \
+#     fuzz_trace_pnnl
+#   build-fuzz/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
+if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
+   AND NOT TARGET faultsweep_fuzz_readers)
+  set(_fs_root ${CMAKE_CURRENT_LIST_DIR}/..)
+  set(_fs_sanitize -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                   -fno-omit-frame-pointer)
+  add_library(faultsweep_fuzz_readers STATIC
+    ${_fs_root}/src/core/error.cpp
+    ${_fs_root}/src/workload/swf.cpp
+    ${_fs_root}/src/failures/trace_text.cpp
+    ${_fs_root}/src/failures/trace.cpp
+    ${_fs_root}/src/failures/lanl.cpp
+    ${_fs_root}/src/failures/fta.cpp
+    ${_fs_root}/src/failures/pnnl.cpp)
+  target_include_directories(faultsweep_fuzz_readers PUBLIC ${_fs_root}/include)
+  target_link_libraries(faultsweep_fuzz_readers PUBLIC fmt::fmt ZLIB::ZLIB)
+  target_compile_options(faultsweep_fuzz_readers PUBLIC -fsanitize=fuzzer-no-link ${_fs_sanitize})
+
+  function(faultsweep_reader_fuzzer name source)
+    add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${source})
+    target_link_libraries(${name} PRIVATE faultsweep_fuzz_readers)
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer ${_fs_sanitize})
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer ${_fs_sanitize})
+    target_compile_definitions(${name} PRIVATE ${ARGN})
+  endfunction()
+
+  faultsweep_reader_fuzzer(fuzz_swf fuzz_swf.cpp)
+  foreach(format lanl csv fta pnnl)
+    string(TOUPPER ${format} _fs_upper)
+    faultsweep_reader_fuzzer(fuzz_trace_${format} fuzz_traces.cpp
+                             FAULTSWEEP_FUZZ_TRACE_${_fs_upper}=1)
+  endforeach()
+endif()

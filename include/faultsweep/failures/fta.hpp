@@ -1,0 +1,36 @@
+#pragma once
+// Reader of the Failure Trace Archive's event traces (`event_trace.tab`, the FTA standard
+// layout; Kondo et al., "The Failure Trace Archive", CCGrid 2010). One event per line,
+// whitespace-separated (tabs in the archive's files), nine columns:
+//   1 event_id, 2 component_id, 3 node_id, 4 platform_id, 5 node_name, 6 event_type,
+//   7 event_start_time, 8 event_stop_time, 9 event_end_reason (optional)
+// event_type 0 = the component was unavailable (a failure) from start to stop, 1 = available;
+// times are seconds since 1970-01-01 (UNIX epoch, fractions allowed).
+// What the reader does:
+//   - blank lines and lines starting with '#' are skipped; a first line whose event_type field is
+//     not an integer is a header: columns are then found by name (event_type, event_start_time,
+//     event_stop_time or event_end_time, node_name), so files with other column orders read too;
+//   - events of a type other than 0 are dropped and counted (TraceLog::not_failure);
+//   - each unavailability event is one failure of its node at event_start_time, down for
+//     event_stop_time - event_start_time; several components of one node are the same node;
+//   - nodes are identified by node_name and numbered 0..k-1 in order of first appearance among
+//     the kept events (TraceLog::node_names keeps the names);
+//   - t = 0 at the earliest kept event (TraceLog::origin_unix_s);
+//   - bad records (field count, non-numbers, negative or infinite times, stop before start) are
+//     counted and reported as "file:line: reason", or thrown with stop_on_bad.
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "faultsweep/failures/trace.hpp"
+
+namespace faultsweep::failures {
+
+struct FtaOptions {
+  bool stop_on_bad = false;  // bad_lines = "fail"
+};
+
+TraceLog read_fta(const std::filesystem::path& file, const FtaOptions& options = {});
+TraceLog parse_fta(std::string_view text, const std::string& file, const FtaOptions& options = {});
+
+}  // namespace faultsweep::failures
