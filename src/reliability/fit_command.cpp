@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/failures/trace.hpp"
@@ -8,6 +11,46 @@
 
 namespace faultsweep::reliability {
 namespace {
+
+// failures::read_lanl reads one system per pass and runs `xz -dc` on every pass; for all systems
+// of a compressed log the passes share one decompressed copy in the temp folder (removed after).
+// Messages that name the copy are rewritten to name the log.
+class PlainCopy {
+ public:
+  explicit PlainCopy(const std::filesystem::path& log) : log_(log) {
+    if (log.extension() != ".xz") return;
+    tmp_ = std::filesystem::temp_directory_path() /
+           fmt::format("faultsweep-fit-{}-{}.csv", ::getpid(), log.stem().string());
+    std::string quoted = "'";
+    for (const char c : log.string())
+      quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+    quoted += "'";
+    const std::string cmd = fmt::format("xz -dc -- {} > '{}'", quoted, tmp_.string());
+    if (std::system(cmd.c_str()) != 0) {
+      std::error_code ec;
+      std::filesystem::remove(tmp_, ec);
+      throw IoError(fmt::format("{}: `xz -dc` failed; is xz installed?", log.string()));
+    }
+  }
+  ~PlainCopy() {
+    std::error_code ec;
+    if (!tmp_.empty()) std::filesystem::remove(tmp_, ec);
+  }
+  PlainCopy(const PlainCopy&) = delete;
+  PlainCopy& operator=(const PlainCopy&) = delete;
+  std::filesystem::path path() const { return tmp_.empty() ? log_ : tmp_; }
+  std::string rename(std::string text) const {
+    if (tmp_.empty()) return text;
+    const std::string from = tmp_.string(), to = log_.string();
+    for (auto pos = text.find(from); pos != std::string::npos;
+         pos = text.find(from, pos + to.size()))
+      text.replace(pos, from.size(), to);
+    return text;
+  }
+
+ private:
+  std::filesystem::path log_, tmp_;
+};
 
 SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions& o) {
   const failures::TraceLog t = failures::read_trace_csv(log, o.stop_on_bad);
@@ -37,11 +80,15 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
   if (format == "csv") {
     done.push_back(analyse_csv(log, o));
   } else if (format == "lanl") {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(log, ec))
+      throw InputError(fmt::format("{}: cannot open file (no such regular file)", log.string()));
+    const PlainCopy plain(o.system ? std::filesystem::path() : log);
     std::vector<std::int64_t> systems;
     if (o.system)
       systems.push_back(*o.system);
     else
-      systems = lanl_systems(log);
+      systems = lanl_systems(plain.path());
     if (systems.empty()) throw InputError(fmt::format("{}: no failure records", log.string()));
     for (const std::int64_t s : systems) {
       if (o.system) {
@@ -51,9 +98,12 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
       // All systems: one without usable records (no node numbers, no node with a TTF) is
       // reported and skipped; asked for by --system it is an error.
       try {
-        done.push_back(analyse_lanl_system(log, s, o));
+        done.push_back(analyse_lanl_system(plain.path(), s, o));
+        for (auto& m : done.back().bad_messages) m = plain.rename(m);
       } catch (const InputError& e) {
-        std::fprintf(report, "system %lld skipped: %s\n", static_cast<long long>(s), e.what());
+        if (o.stop_on_bad) throw InputError(plain.rename(e.what()));
+        std::fprintf(report, "system %lld skipped: %s\n", static_cast<long long>(s),
+                     plain.rename(e.what()).c_str());
       }
     }
     if (done.empty())
