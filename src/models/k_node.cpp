@@ -77,10 +77,10 @@ reliability::CompletionJob job_of(const Params& p) {
 KNode::KNode() {
   params_ = {
       spec("runtime", ParamKind::duration, "s", std::nullopt,
-           "T_c(1): failure-free run time of the job on one node (required)"),
+           "T_c(1): failure-free run time of the job on one node"),
       spec("speedup", ParamKind::string, "", Value(std::string("amdahl")),
            "amdahl (Eq. 6.2) or gustafson (Eq. 6.3)"),
-      spec("p", ParamKind::real, "", std::nullopt, "parallel fraction of the job, 0..1 (required)"),
+      spec("p", ParamKind::real, "", std::nullopt, "parallel fraction of the job, 0..1"),
       spec("recovery", ParamKind::duration, "s", Value(0.0), "R: recovery time after a failure"),
       spec("reliability", ParamKind::string, "", Value(std::string("with")),
            "with (Eq. 6.1), or without: E = T_c(k), the curves of Figs. 6.4-6.5 without it"),
@@ -102,6 +102,7 @@ KNode::KNode() {
            "with node_fit: the system, if the file holds several"),
   };
   for (auto& s : params_) {
+    if (s.name == "runtime" || s.name == "p") s.optional = false;  // required
     if (s.name == "p") s.min = 0, s.max = 1;
     if (s.name == "speedup") s.choices = {"amdahl", "gustafson"};
     if (s.name == "reliability") s.choices = {"with", "without"};

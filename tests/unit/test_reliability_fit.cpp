@@ -16,6 +16,7 @@
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/reliability/node_table.hpp"
 #include "temp_dir.hpp"
@@ -153,6 +154,21 @@ TEST_CASE("fit: all systems skip the unusable one; the HDF5 file reads back into
   CHECK(nodes.size() == 2);
   CHECK(nodes[0].law.kind() == dist::Kind::weibull);
   CHECK_THROWS_AS(read_fit_nodes(out, 5), InputError);
+  // ... and the k_node model takes them from `node_fit`.
+  const models::Model* m = models::find_model("k_node");
+  REQUIRE(m != nullptr);
+  Params p;
+  for (const auto& s : m->params())
+    if (s.default_value) p.set(s.name, *s.default_value);
+  p.set("runtime", Value(10 * 3600.0));
+  p.set("p", Value(0.9));
+  p.set("node_fit", Value(out.string()));
+  m->validate(p, ".");
+  std::vector<double> metrics(m->metrics().size());
+  m->run(p, models::RunContext{}, metrics);
+  CHECK(metrics[7] >= 1);  // k_opt among the 2 fitted nodes
+  CHECK(metrics[7] <= 2);
+  CHECK(metrics[3] > 0);
   // An existing output is not replaced without overwrite.
   CHECK_THROWS_WITH(run_fit(log, "lanl", out.string(), false, options(), stdout),
                     Catch::Contains("--overwrite"));
