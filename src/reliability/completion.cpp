@@ -70,19 +70,51 @@ CompletionPoint KNodePlanner::at(int k) const {
     c.failure_rate = system_failure_rate(chosen, T);
     c.mttf = system_mttf(chosen);
   }
-  if (!job_.with_reliability) {
-    c.expected = T;
-  } else {
-    const double F = 1.0 - c.reliability;
-    // Gottumukkala Eq. 6.1: T_c(k) + (M + R) F / (1 - F).
-    c.expected = c.reliability > 0 ? T + (c.mttf + job_.recovery) * F / c.reliability
-                                   : std::numeric_limits<double>::infinity();
-  }
+  c.expected = expected(T, c.reliability, c.mttf);
   return c;
+}
+
+double KNodePlanner::expected(double runtime, double reliability, double mttf) const {
+  if (!job_.with_reliability) return runtime;
+  // Gottumukkala Eq. 6.1: T_c(k) + (M + R) F / (1 - F).
+  return reliability > 0 ? runtime + (mttf + job_.recovery) * (1.0 - reliability) / reliability
+                         : std::numeric_limits<double>::infinity();
+}
+
+int KNodePlanner::optimum_general(int k_max) const {
+  // The k-node MTTF (Eq. 4.12) on one grid for every k, the cumulative hazard at its points
+  // accumulated node by node: O(k_max * grid) instead of an integral over k nodes at every k.
+  // R_sys at T_c(k) still sums over the k nodes: O(k_max^2) hazard evaluations.
+  const std::vector<Node> all(nodes_.begin(), nodes_.begin() + k_max);
+  const double lo = median_of([&](double y) {
+    double h = 0;
+    for (const Node& n : all) h += excess_cumulative_hazard(n, y);
+    return h;
+  });
+  const double hi = median_of([&](double y) { return excess_cumulative_hazard(nodes_[0], y); });
+  const SurvivalGrid grid = survival_grid(lo, hi);
+  std::vector<double> h(grid.y.size(), 0.0);
+  int best_k = 1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int k = 1; k <= k_max; ++k) {
+    const Node& added = nodes_[static_cast<std::size_t>(k - 1)];
+    double mttf = 0;
+    for (std::size_t q = 0; q < h.size(); ++q) {
+      h[q] += excess_cumulative_hazard(added, grid.y[q]);
+      mttf += grid.w[q] * std::exp(-h[q]);
+    }
+    const double T = job_.runtime_one / speedup(job_.scaling, job_.p, k);
+    double hazard = 0;
+    for (int i = 0; i < k; ++i) hazard += excess_cumulative_hazard(nodes_[i], T);
+    const double e = expected(T, std::exp(-hazard), mttf);
+    if (e < best) best = e, best_k = k;
+  }
+  return best_k;
 }
 
 CompletionPoint KNodePlanner::optimum(int k_max) const {
   k_max = std::min(k_max, nodes());
+  if (path_ == Path::general) return at(optimum_general(k_max));
   CompletionPoint best = at(1);
   for (int k = 2; k <= k_max; ++k) {
     const CompletionPoint c = at(k);

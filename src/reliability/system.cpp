@@ -77,12 +77,35 @@ double system_failure_rate(const std::vector<Node>& nodes, double x) {
   return rate;
 }
 
-double integrate_survival(const std::function<double(double)>& cumulative_hazard) {
-  // The median m (exp(-H(m)) = 1/2) within a factor 2 sets the grid: [0, m 2^-40], then
-  // doubling intervals up to m 2^40 or until the survival is negligible.
+double median_of(const std::function<double(double)>& cumulative_hazard) {
+  // Within a factor 2: enough to place a grid of doubling intervals.
   double m = 1.0;
   for (int i = 0; i < 2000 && cumulative_hazard(m) < std::log(2.0); ++i) m *= 2;
   for (int i = 0; i < 2000 && cumulative_hazard(m) > std::log(2.0); ++i) m /= 2;
+  return m;
+}
+
+SurvivalGrid survival_grid(double lo_median, double hi_median) {
+  // [0, lo 2^-40], then doubling intervals up to hi 2^40, 20 Gauss-Legendre points each.
+  const GaussLegendre& g = gauss();
+  SurvivalGrid grid;
+  double lo = 0, hi = lo_median * std::ldexp(1.0, -40);
+  const double end = hi_median * std::ldexp(1.0, 40);
+  while (lo < end) {
+    const double half = 0.5 * (hi - lo), mid = 0.5 * (hi + lo);
+    for (int i = 0; i < kGaussPoints; ++i) {
+      grid.y.push_back(mid + half * g.x[i]);
+      grid.w.push_back(half * g.w[i]);
+    }
+    lo = hi, hi *= 2;
+  }
+  return grid;
+}
+
+double integrate_survival(const std::function<double(double)>& cumulative_hazard) {
+  // The median m sets the grid: [0, m 2^-40], then doubling intervals up to m 2^40 or until
+  // the survival is negligible.
+  const double m = median_of(cumulative_hazard);
   const GaussLegendre& g = gauss();
   double total = 0, lo = 0, hi = m * std::ldexp(1.0, -40);
   for (int j = 0; j < 200; ++j) {

@@ -14,6 +14,7 @@
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/rng.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/completion.hpp"
 #include "faultsweep/reliability/node_table.hpp"
@@ -120,6 +121,29 @@ TEST_CASE(
   const KNodePlanner ideal(fresh, job);
   CHECK(ideal.at(64).expected == ideal.at(64).runtime);
   CHECK(ideal.optimum(64).k == 64);  // without failures more nodes are always faster
+}
+
+TEST_CASE(
+    "Nodes of different shapes and ages: the optimum over one shared grid is the k a "
+    "point-by-point search finds (seed 61)",
+    "[k_node]") {
+  Engine e = make_stream(61, 0, Purpose::failures, "test_k_node");
+  std::vector<Node> nodes;
+  for (int i = 0; i < 80; ++i)
+    nodes.push_back({dist::Dist::weibull(0.5 + 0.6 * uniform01(e), 2000 + 20000 * uniform01(e)),
+                     500 * uniform01(e)});
+  CompletionJob job = table61_job();
+  job.runtime_one = 2000;
+  job.p = 0.97;
+  const KNodePlanner planner(nodes, job);
+  int brute_k = 1;
+  for (int k = 2; k <= 80; ++k)
+    if (planner.at(k).expected < planner.at(brute_k).expected) brute_k = k;
+  const CompletionPoint best = planner.optimum(80);
+  CHECK(best.k == brute_k);
+  CHECK(best.k > 1);
+  CHECK(best.k < 80);  // an interior optimum: the test can tell a wrong k
+  CHECK(best.expected == planner.at(brute_k).expected);
 }
 
 TEST_CASE("RA-Opt sorts nodes by reliability: the most reliable come first", "[k_node]") {

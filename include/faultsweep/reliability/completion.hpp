@@ -58,6 +58,8 @@ class KNodePlanner {
   // (the series system is Weibull: prefix sums of scale^-shape). Otherwise a loop over k nodes.
   enum class Path { exponential, weibull_common, general } path_ = Path::general;
   std::vector<double> prefix_;  // prefix sums (rates, or scale^-shape)
+  double expected(double runtime, double reliability, double mttf) const;  // Eq. 6.1
+  int optimum_general(int k_max) const;
 };
 
 }  // namespace faultsweep::reliability

@@ -49,6 +49,16 @@ double system_mttf(const std::vector<Node>& nodes);                    // Eq. 4.
 // on geometrically graded intervals around the median, until exp(-H) < 1e-18.
 double integrate_survival(const std::function<double(double)>& cumulative_hazard);
 
+// The same quadrature on one fixed grid for many survival functions whose medians lie between
+// lo_median and hi_median (within a factor 2): int exp(-H) = sum_q w_q exp(-H(y_q)). Lets a
+// caller accumulate H node by node (KNodePlanner::optimum).
+struct SurvivalGrid {
+  std::vector<double> y, w;
+};
+SurvivalGrid survival_grid(double lo_median, double hi_median);
+// A y with H(y) = log 2 within a factor 2 (H non-decreasing, H(0) = 0).
+double median_of(const std::function<double(double)>& cumulative_hazard);
+
 // One draw of the system TTF after survival times t_i (Eq. 4.14 per node: dist's excess-life
 // sampling; the system TTF is the minimum over the nodes).
 double sample_system_ttf(const std::vector<Node>& nodes, Engine& e);
