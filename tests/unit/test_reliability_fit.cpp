@@ -195,3 +195,24 @@ TEST_CASE(
   CHECK(a.as_good_count[0] < 5);
   CHECK(a.spearman.size() == 40 * 39 / 2);
 }
+
+TEST_CASE("fit: a csv trace (time_s,node,downtime_s) is one system; silent nodes are left out",
+          "[reliability][fit]") {
+  testing::TempDir dir("fit");
+  // Node 0 fails at 0, 1, 3, 6 h; node 2 at 2, 4, 8, 9 h; node 1 never.
+  const auto log = write(dir, "trace.csv",
+                         "time_s,node,downtime_s\n0,0,60\n3600,0,60\n7200,2,0\n10800,0,60\n"
+                         "14400,2,0\n21600,0,60\n28800,2,0\n32400,2,0\n");
+  const auto out = dir.path() / "fit.h5";
+  std::FILE* sink = std::tmpfile();
+  CHECK(run_fit(log, "csv", out.string(), false, options(), sink) == 1);
+  std::fclose(sink);
+  io::File f = io::File::open_read(out);
+  std::vector<hsize_t> dims;
+  io::Handle g = io::open_group(f.id(), "system_0/nodes", out.string());
+  CHECK(io::read_doubles(g.id(), "node_id", dims, out.string()) == std::vector<double>{0, 2});
+  io::Handle t = io::open_group(f.id(), "system_0/ttf", out.string());
+  CHECK(io::read_doubles(t.id(), "ttf_h", dims, out.string()) ==
+        std::vector<double>{1, 2, 3, 2, 4, 1});
+  CHECK_THROWS_AS(run_fit(log, "swf", "", false, options(), stdout), InputError);
+}
