@@ -93,19 +93,29 @@ int KNodePlanner::optimum_general(int k_max) const {
   });
   const double hi = median_of([&](double y) { return excess_cumulative_hazard(nodes_[0], y); });
   const SurvivalGrid grid = survival_grid(lo, hi);
+  // Weibull nodes: H(age + x) - H(age) with H(age) computed once per node (Eq. 4.3).
+  std::vector<double> at_age(static_cast<std::size_t>(k_max));
+  for (int i = 0; i < k_max; ++i) {
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    at_age[i] = n.law.kind() == dist::Kind::weibull ? std::pow(n.age / n.law.p2(), n.law.p1()) : 0;
+  }
+  auto excess = [&](int i, double x) {
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    if (n.law.kind() != dist::Kind::weibull) return excess_cumulative_hazard(n, x);
+    return std::pow((n.age + x) / n.law.p2(), n.law.p1()) - at_age[i];
+  };
   std::vector<double> h(grid.y.size(), 0.0);
   int best_k = 1;
   double best = std::numeric_limits<double>::infinity();
   for (int k = 1; k <= k_max; ++k) {
-    const Node& added = nodes_[static_cast<std::size_t>(k - 1)];
     double mttf = 0;
     for (std::size_t q = 0; q < h.size(); ++q) {
-      h[q] += excess_cumulative_hazard(added, grid.y[q]);
+      h[q] += excess(k - 1, grid.y[q]);
       mttf += grid.w[q] * std::exp(-h[q]);
     }
     const double T = job_.runtime_one / speedup(job_.scaling, job_.p, k);
     double hazard = 0;
-    for (int i = 0; i < k; ++i) hazard += excess_cumulative_hazard(nodes_[i], T);
+    for (int i = 0; i < k; ++i) hazard += excess(i, T);
     const double e = expected(T, std::exp(-hazard), mttf);
     if (e < best) best = e, best_k = k;
   }
