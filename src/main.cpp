@@ -11,6 +11,7 @@
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/models/registry.hpp"
+#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
@@ -155,6 +156,26 @@ int main(int argc, char** argv) {
       "check", "Validate a job file without running it: points, replicas, tasks, axes.");
   check->add_option("job", check_path, "job file (TOML)")->required();
 
+  std::string fit_log, fit_out, fit_format = "lanl";
+  std::int64_t fit_system = -1;
+  bool fit_overwrite = false;
+  fs::reliability::FitLogOptions fit_opt;
+  auto* fit = app.add_subcommand(
+      "fit",
+      "Failure analysis of a log (Gottumukkala Ch. 3): per-node TTF fits of four laws with K-S "
+      "p-values, best law per node, systems of k nodes, correlations; one line per system on "
+      "stdout, everything in --out (HDF5, filetype faultsweep-fit).");
+  fit->add_option("log", fit_log, "failure log (LANL LA-UR-05-7318 CSV, .xz read directly)")
+      ->required();
+  fit->add_option("--system", fit_system, "only this system (default: all)");
+  fit->add_option("--format", fit_format, "lanl (default) or csv (time_s,node,downtime_s)");
+  fit->add_option("--out,-o", fit_out, "output file (.h5), written atomically");
+  fit->add_option("--min-ttfs", fit_opt.min_ttfs, "fit nodes with at least this many TTFs")
+      ->check(CLI::PositiveNumber);
+  fit->add_option("--seed", fit_opt.seed, "seed of the random node orders (Table 3.3)");
+  fit->add_flag("--stop-on-bad", fit_opt.stop_on_bad, "a bad log line is fatal (default: skip)");
+  fit->add_flag("--overwrite", fit_overwrite, "replace an existing --out file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -168,6 +189,11 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(check_path);
     if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
+    if (*fit) {
+      if (fit_system >= 0) fit_opt.system = fit_system;
+      fs::reliability::run_fit(fit_log, fit_format, fit_out, fit_overwrite, fit_opt, stdout);
+      return 0;
+    }
   } catch (const fs::InputError& e) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
     return sw::kExitInput;

@@ -2,6 +2,7 @@
 
 #include "faultsweep/models/checkpoint_sim_model.hpp"
 #include "faultsweep/models/cluster.hpp"
+#include "faultsweep/models/k_node.hpp"
 #include "faultsweep/models/markov_availability.hpp"
 #include "faultsweep/models/synthetic.hpp"
 
@@ -12,8 +13,9 @@ const std::vector<const Model*>& all_models() {
   static const CheckpointSimModel checkpoint_sim;
   static const Synthetic synthetic;
   static const ClusterModel cluster;
+  static const KNode k_node;
   static const std::vector<const Model*> list{&markov_availability, &checkpoint_sim, &synthetic,
-                                              &cluster};
+                                              &cluster, &k_node};
   return list;
 }
 

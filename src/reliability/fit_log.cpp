@@ -1,0 +1,215 @@
+#include "faultsweep/reliability/fit_log.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/failures/trace.hpp"
+#include "faultsweep/reliability/system.hpp"
+
+namespace faultsweep::reliability {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kHour = 3600.0;
+
+// Fits every law to an uncensored sample and tests it (K-S against the fitted law).
+std::vector<LawFit> fit_all(const std::vector<double>& sample) {
+  std::vector<LawFit> out;
+  for (const Law law : all_laws()) {
+    LawFit lf;
+    try {
+      lf.fit = fit_mle(law, sample);
+      lf.ks = ks_test(sample, lf.fit);
+      lf.ok = std::isfinite(lf.ks.p);
+    } catch (const InputError&) {
+      lf.ok = false;  // the MLE does not exist for this sample (e.g. all TTFs equal)
+    }
+    out.push_back(lf);
+  }
+  return out;
+}
+
+// Nodes 0..k-1 in order, or k of them drawn without replacement (partial Fisher-Yates).
+std::vector<std::size_t> choose(std::size_t n, std::size_t k, bool random, Engine* e) {
+  std::vector<std::size_t> idx(n);
+  for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+  if (random)
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto j = i + static_cast<std::size_t>(uniform01(*e) * static_cast<double>(n - i));
+      std::swap(idx[i], idx[std::min(j, n - 1)]);
+    }
+  idx.resize(k);
+  return idx;
+}
+
+void systems_of_k(SystemAnalysis& a, const FitLogOptions& o) {
+  const std::size_t n = a.nodes.size();
+  std::vector<std::size_t> ks;
+  for (std::size_t k = 2; k <= 256 && k < n; k *= 2) ks.push_back(k);
+  ks.push_back(n);  // all nodes (the thesis's 350)
+  for (const bool random : {false, true}) {
+    for (const std::size_t k : ks) {
+      if (random && k == n) continue;  // all nodes at random = all nodes in order
+      Engine e = make_stream(o.seed, 0, Purpose::locations,
+                             fmt::format("fit;system={};k={}", a.system, k));
+      std::vector<std::vector<double>> times;
+      for (const std::size_t i : choose(n, k, random, &e))
+        times.push_back(a.nodes[i].failure_times);
+      SystemOfK s;
+      s.random = random;
+      s.k = static_cast<int>(k);
+      s.ttf = system_ttfs(times);  // Gottumukkala Fig. 4.1
+      if (s.ttf.size() >= 2) s.laws = fit_all(s.ttf);
+      s.durbin_watson = durbin_watson(s.ttf);
+      a.systems_of_k.push_back(std::move(s));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> lanl_systems(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw InputError(fmt::format("{}: cannot open file (no such regular file)", file.string()));
+  const bool xz = file.extension() == ".xz";
+  std::string quoted = "'";
+  for (const char c : file.string())
+    quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  FILE* fp = xz ? popen(("xz -dc -- " + quoted).c_str(), "r") : std::fopen(file.c_str(), "r");
+  if (fp == nullptr)
+    throw IoError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+  std::set<std::int64_t> systems;
+  char buf[4096];
+  bool header = true;
+  while (std::fgets(buf, sizeof buf, fp) != nullptr) {
+    const char* comma = std::strchr(buf, ',');
+    const std::size_t len = comma ? static_cast<std::size_t>(comma - buf) : std::strlen(buf);
+    if (header) {
+      header = false;
+      if (std::string(buf, len) != "System") {
+        xz ? pclose(fp) : std::fclose(fp);
+        throw InputError(
+            fmt::format("{}:1: the first column is not \"System\"; is this the LANL "
+                        "LA-UR-05-7318 failure data?",
+                        file.string()));
+      }
+      continue;
+    }
+    std::int64_t s = 0;
+    const auto [ptr, err] = std::from_chars(buf, buf + len, s);
+    if (err == std::errc() && ptr == buf + len) systems.insert(s);  // bad ones: read_lanl reports
+    // A line longer than the buffer continues in the next fgets: skip its rest.
+    while (std::strchr(buf, '\n') == nullptr && std::fgets(buf, sizeof buf, fp) != nullptr) {
+    }
+  }
+  const int status = xz ? pclose(fp) : std::fclose(fp);
+  if (xz && status != 0)
+    throw IoError(fmt::format("{}: `xz -dc` failed (exit status {})", file.string(), status));
+  if (header) throw InputError(fmt::format("{}: empty file", file.string()));
+  return {systems.begin(), systems.end()};
+}
+
+SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t>& node_ids,
+                             const std::vector<std::vector<double>>& failure_times,
+                             const FitLogOptions& o) {
+  FS_CHECK(node_ids.size() == failure_times.size(), "analyse_nodes: ids and times differ");
+  SystemAnalysis a;
+  a.system = system;
+  a.best_count.assign(all_laws().size(), 0);
+  a.as_good_count.assign(all_laws().size(), 0);
+  for (const auto& t : failure_times)
+    for (const double x : t) a.end_h = std::max(a.end_h, x);
+  for (std::size_t i = 0; i < node_ids.size(); ++i) {
+    NodeAnalysis n;
+    n.node_id = node_ids[i];
+    n.failure_times = failure_times[i];
+    std::sort(n.failure_times.begin(), n.failure_times.end());
+    for (std::size_t j = 1; j < n.failure_times.size(); ++j) {
+      const double gap = n.failure_times[j] - n.failure_times[j - 1];
+      if (gap > 0)
+        n.ttf.push_back(gap);
+      else
+        ++n.zero_ttfs;  // same minute: one failure recorded twice
+    }
+    n.failure_times.erase(std::unique(n.failure_times.begin(), n.failure_times.end()),
+                          n.failure_times.end());
+    n.censored = n.failure_times.empty() ? 0.0 : a.end_h - n.failure_times.back();
+    a.zero_ttfs += n.zero_ttfs;
+    n.acf1 = autocorrelation(n.ttf, 1);
+    n.durbin_watson = durbin_watson(n.ttf);
+    if (n.ttf.empty()) ++a.nodes_without_ttf;
+    if (static_cast<int>(n.ttf.size()) >= o.min_ttfs) {
+      n.laws = fit_all(n.ttf);
+      try {
+        n.weibull_censored.fit = fit_mle(Law::weibull, n.ttf, {n.censored});
+        n.weibull_censored.ks = ks_test(n.ttf, n.weibull_censored.fit);
+        n.weibull_censored.ok = true;
+      } catch (const InputError&) {
+      }
+      double best_p = -1;
+      for (std::size_t l = 0; l < n.laws.size(); ++l)
+        if (n.laws[l].ok && n.laws[l].ks.p > best_p)
+          best_p = n.laws[l].ks.p, n.best = static_cast<int>(l);
+      if (n.best >= 0) {
+        ++a.nodes_fitted;
+        ++a.best_count[n.best];
+        for (std::size_t l = 0; l < n.laws.size(); ++l)
+          if (n.laws[l].ok && n.laws[l].ks.p >= best_p - o.tie_tolerance) ++a.as_good_count[l];
+      }
+    }
+    a.nodes.push_back(std::move(n));
+  }
+  if (a.nodes.empty() || a.nodes_without_ttf == static_cast<int>(a.nodes.size()))
+    throw InputError("system", fmt::format("{}", system),
+                     "a system with at least one node that failed twice (no TTF otherwise)");
+  // Fig. 3.3: Spearman's rho of the i-th TTFs of every pair of fitted nodes (common length >= 3).
+  for (std::size_t i = 0; i < a.nodes.size(); ++i)
+    for (std::size_t j = i + 1; j < a.nodes.size(); ++j) {
+      const auto& x = a.nodes[i].ttf;
+      const auto& y = a.nodes[j].ttf;
+      const std::size_t m = std::min(x.size(), y.size());
+      if (m < 3) continue;
+      const double r = spearman({x.begin(), x.begin() + m}, {y.begin(), y.begin() + m});
+      if (std::isfinite(r)) a.spearman.push_back(r);
+    }
+  systems_of_k(a, o);
+  return a;
+}
+
+SystemAnalysis analyse_lanl_system(const std::filesystem::path& file, std::int64_t system,
+                                   const FitLogOptions& o) {
+  failures::LanlOptions lo;
+  lo.system = system;
+  lo.stop_on_bad = o.stop_on_bad;
+  const failures::TraceLog log = failures::read_lanl(file, lo);
+  if (log.lines == 0) throw InputError(fmt::format("{}: no failure records", file.string()));
+  if (log.events.empty())
+    throw InputError("system", fmt::format("{}", system),
+                     fmt::format("a system with usable failure records in {} ({} of its records "
+                                 "bad{}{})",
+                                 file.string(), log.bad, log.bad_messages.empty() ? "" : ", e.g. ",
+                                 log.bad_messages.empty() ? "" : log.bad_messages.front()));
+  std::vector<std::vector<double>> times(static_cast<std::size_t>(log.nodes));
+  for (const auto& e : log.events)
+    times[static_cast<std::size_t>(e.node)].push_back(e.time_s / kHour);
+  SystemAnalysis a = analyse_nodes(system, log.original_node, times, o);
+  a.records = log.events.size();
+  a.bad_lines = log.bad;
+  a.bad_messages = log.bad_messages;
+  a.origin_unix_s = log.origin_unix_s;
+  return a;
+}
+
+}  // namespace faultsweep::reliability
