@@ -4,4 +4,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_cluster_model.cpp
   unit/test_documented_cases.cpp
   unit/test_strategy.cpp
+  unit/test_fars_engine.cpp
 )
