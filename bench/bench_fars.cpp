@@ -1,0 +1,94 @@
+// Cost of FARS (policy/fars.hpp) on the cluster simulator: one replica of the FARS baseline
+// setting (512 nodes, 10,000 exponential jobs at load 0.7 by inter-arrival scaling, node MTBF
+// 14 d exponential, wait-for-repair, Young checkpoints, EASY) run as plain EASY and with SUL-D
+// rescheduling (I_F = 1 h, predictor 0.7 / 0.7), in turn, 5 times each. Prints the median of
+// each in simulated jobs per second of this thread's CPU time (the model's whole replica:
+// workload generation, failure source, predictor, simulation) and their ratio. No pass/fail
+// (the aim: FARS costs at most 2x plain EASY).
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/models/cluster.hpp"
+
+namespace {
+
+using namespace faultsweep;
+
+double cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+Params point(const std::string& strategy) {
+  Params p;
+  p.set("nodes", std::int64_t{512});
+  p.set("queue", std::string("easy"));
+  p.set("allocator", std::string("first_fit"));
+  p.set("on_failure", std::string("wait_repair"));
+  p.set("checkpoint", std::string("young"));
+  p.set("checkpoint_interval", 4 * 3600.0);
+  p.set("checkpoint_cost", 300.0);
+  p.set("moldable_size", std::string("max"));
+  p.set("moldable_min_fraction", 0.5);
+  p.set("workload.source", std::string("fars"));
+  p.set("workload.jobs", std::int64_t{10000});
+  p.set("workload.mean_interarrival", 1000.0);
+  p.set("workload.mean_runtime", 1500.0);
+  p.set("workload.mean_size", 10.0);
+  p.set("workload.target_load", 0.7);
+  p.set("workload.scale", std::string("interarrivals"));
+  p.set("failures.process", std::string("renewal"));
+  p.set("failures.dist", std::string("exponential"));
+  p.set("failures.mean", 14 * 86400.0);
+  p.set("failures.downtime", 1.73 * 3600);
+  p.set("failures.downtime_dist", std::string("exponential"));
+  p.set("strategy", strategy);
+  p.set("fars.interval", 3600.0);
+  p.set("fars.overhead", std::string("live"));
+  p.set("fars.checkpoint_cost", 300.0);
+  p.set("fars.restart_cost", 30.0);
+  p.set("fars.queue_wait", std::string("mean"));
+  p.set("predictor.precision", 0.7);
+  p.set("predictor.recall", 0.7);
+  return p;
+}
+
+}  // namespace
+
+int main() {
+  const models::ClusterModel model;
+  const Params easy = point("none"), fars = point("sul_d");
+  model.validate(easy, ".");
+  model.validate(fars, ".");
+  std::vector<double> out(model.metrics().size());
+  std::vector<double> rate_easy, rate_fars;
+  double migrations = 0;
+  for (int r = 0; r < 5; ++r) {
+    for (const bool with : {false, true}) {
+      models::RunContext ctx;
+      ctx.master_seed = 20090501;
+      ctx.replica = static_cast<std::uint64_t>(r);
+      const double c0 = cpu_s();
+      model.run(with ? fars : easy, ctx, out);
+      const double rate = 10000.0 / (cpu_s() - c0);
+      (with ? rate_fars : rate_easy).push_back(rate);
+      const auto& specs = model.metrics();
+      for (std::size_t i = 0; i < specs.size(); ++i)
+        if (with && specs[i].name == "migrations") migrations += out[i];
+    }
+  }
+  std::sort(rate_easy.begin(), rate_easy.end());
+  std::sort(rate_fars.begin(), rate_fars.end());
+  std::printf("bench_fars: 512 nodes, 10,000 FARS jobs, node MTBF 14 d, one replica each\n");
+  std::printf("  plain EASY        %8.0f jobs/s CPU (%.0f..%.0f)\n", rate_easy[2], rate_easy[0],
+              rate_easy[4]);
+  std::printf("  EASY + SUL-D      %8.0f jobs/s CPU (%.0f..%.0f), %.0f migrations/replica\n",
+              rate_fars[2], rate_fars[0], rate_fars[4], migrations / 5);
+  std::printf("  cost of FARS: %.2fx plain EASY (median / median)\n", rate_easy[2] / rate_fars[2]);
+  return 0;
+}
