@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <fmt/format.h>
@@ -93,6 +96,16 @@ double generation_bound_s(const workload::Workload& w, int nodes) {
     last_s = std::max(last_s, j.submit_s);
   }
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
+}
+
+// What a reader dropped or changed, on stderr once per file and summary in this process (a
+// job's points share their trace; the parse itself is cached).
+void report_read(const std::string& file, const std::string& summary) {
+  static std::mutex mutex;
+  static std::set<std::string> seen;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (seen.insert(file + "\n" + summary).second)
+    std::fprintf(stderr, "read %s: %s\n", file.c_str(), summary.c_str());
 }
 
 bool uses_predictor(const Params& p) {
@@ -264,7 +277,9 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     RunContext ctx;
     ctx.base_dir = base_dir;
     in_table("workload", [&] {
-      (void)workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
+      const workload::Workload w =
+          workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
+      report_read(p.str("workload.file"), w.stats.summary());
     });
   }
   in_table("failures", [&] {
