@@ -184,7 +184,7 @@ TEST_CASE("predictor: the same stream gives the same predictions", "[predictor]"
   CHECK(a.counts().false_positives > 0);
 }
 
-TEST_CASE("predictor: precision or recall outside (0, 1] is rejected naming the key",
+TEST_CASE("predictor: precision or recall not in 0 < x <= 1 is rejected naming the key",
           "[predictor]") {
   for (const double bad : {0.0, -0.1, 1.5, std::nan("")}) {
     CHECK(thrown_key([&] { Predictor(8, bad, 0.5); }) == "predictor.precision");
