@@ -73,8 +73,12 @@ int inspect_file(const std::string& path, std::FILE* out) {
     for (std::size_t i = 0; i < t.tasks(); ++i)
       if (t.done[i] && !std::isnan(t.value(m, i)))
         mn = std::min(mn, t.value(m, i)), mx = std::max(mx, t.value(m, i));
-    std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
-                 s.units[m].c_str(), mn, mx);
+    if (mn > mx)  // nothing but NaN (or no task done)
+      std::fprintf(out, "    %-20s [%s] no values (every done replica gave NaN, or none ran)\n",
+                   s.metrics[m].c_str(), s.units[m].c_str());
+    else
+      std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
+                   s.units[m].c_str(), mn, mx);
   }
   return 0;
 }
@@ -98,7 +102,8 @@ int plan_job(const std::string& path, int pilot_tasks, std::FILE* out) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return job.costs[a] < job.costs[b]; });
-  const std::size_t K = static_cast<std::size_t>(pilot_tasks);
+  // Never more pilot tasks than the job has: then the pilot is the whole job.
+  const std::size_t K = std::min(static_cast<std::size_t>(pilot_tasks), P * R);
   std::vector<double> values(job.metric_count());
   double seconds = 0, cost = 0, slowest = 0;
   for (std::size_t k = 0; k < K; ++k) {

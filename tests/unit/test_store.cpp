@@ -10,11 +10,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/rounds.hpp"
@@ -342,4 +344,50 @@ TEST_CASE("merge: the union of slices equals the whole table, bit for bit", "[st
                       Catch::Contains("different jobs") && Catch::Contains("seed"));
     CHECK_FALSE(fs::exists(out));
   }
+}
+
+TEST_CASE("store: /inputs records path, size and SHA-256 of each input file", "[store]") {
+  TempDir dir;
+  // checkpoint_sim reads the folder plank_inputs: its regular files are the inputs.
+  fs::create_directories(dir.path() / "plank");
+  const fs::path src = fs::path(FAULTSWEEP_SOURCE_DIR) / "inputs" / "plank";
+  for (const char* f : {"apps.toml", "environments.toml"})
+    fs::copy_file(src / f, dir.path() / "plank" / f);
+  const std::string text =
+      "[sweep]\nmodel = \"checkpoint_sim\"\nreplicas = 2\n[params]\nplank_inputs = \"plank\"\n"
+      "env = \"LOW\"\napp = \"EP\"\na = 8\nI = \"1h\"\n";
+  const JobSpec job = parse_job(text, (dir.path() / "job.toml").string());
+  const auto paths = job_input_paths(job);
+  REQUIRE(paths.size() == 2);
+  CHECK(paths[0].filename() == "apps.toml");
+  CHECK(paths[1].filename() == "environments.toml");
+  ResultTable t(job.points.size(), 2, job.metric_count());
+  const fs::path out = dir.path() / "out.h5";
+  write_results(out, job, t, false);
+  const StoredResults s = read_results(out);
+  REQUIRE(s.inputs.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::ifstream in(paths[i], std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(s.inputs[i].path == paths[i].string());
+    CHECK(s.inputs[i].size_bytes == bytes.size());
+    CHECK(s.inputs[i].sha256 == faultsweep::sha256_hex(bytes));
+  }
+  // A model without input files writes an empty /inputs group.
+  const JobSpec none = store_job();
+  write_results(dir.path() / "none.h5", none, filled_table(none, true), true);
+  CHECK(read_results(dir.path() / "none.h5").inputs.empty());
+}
+
+TEST_CASE("store: a results file that cannot be created leaves nothing, and HDF5 stays usable",
+          "[store]") {
+  // (A full disk is tests/integration/disk_full.sh: it needs a small tmpfs.)
+  TempDir dir;
+  const JobSpec job = store_job();
+  const fs::path out = dir.path() / std::string(250, 'x');  // OUT.tmp.<pid> is too long
+  CHECK_THROWS_AS(write_results(out, job, filled_table(job, true), true), IoError);
+  CHECK(dir.entries().empty());
+  // HDF5 still works afterwards (no half-closed file left behind).
+  write_results(dir.path() / "ok.h5", job, filled_table(job, true), true);
+  CHECK(read_results(dir.path() / "ok.h5").complete);
 }
