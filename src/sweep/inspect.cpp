@@ -56,6 +56,9 @@ int inspect_file(const std::string& path, std::FILE* out) {
                s.version.c_str(), s.git_sha.c_str());
   std::fprintf(out, "  job file   %s (%zu bytes stored in the file)\n", s.job_file_name.c_str(),
                s.job_text.size());
+  for (const InputFile& in : s.inputs)
+    std::fprintf(out, "  input      %s (%llu bytes, sha256 %s)\n", in.path.c_str(),
+                 static_cast<unsigned long long>(in.size_bytes), in.sha256.c_str());
   std::fprintf(out, "  points     %zu\n", t.points);
   for (const auto& a : s.axes)
     std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());

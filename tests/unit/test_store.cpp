@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/stats.hpp"
@@ -390,4 +392,25 @@ TEST_CASE("store: a results file that cannot be created leaves nothing, and HDF5
   // HDF5 still works afterwards (no half-closed file left behind).
   write_results(dir.path() / "ok.h5", job, filled_table(job, true), true);
   CHECK(read_results(dir.path() / "ok.h5").complete);
+}
+
+TEST_CASE("store: inspect says \"no values\" for a metric that is NaN in every replica",
+          "[store]") {
+  TempDir dir;
+  const JobSpec job = store_job();
+  ResultTable t = filled_table(job, true);
+  for (std::size_t task = 0; task < t.tasks(); ++task)
+    t.value(1, task) = std::numeric_limits<double>::quiet_NaN();
+  const fs::path out = dir.path() / "nan.h5";
+  write_results(out, job, t, true);
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  CHECK(inspect_file(out.string(), f) == 0);
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  CHECK_THAT(text, Catch::Contains("    u ") && Catch::Contains("[1] no values"));
+  CHECK_THAT(text, !Catch::Contains("from inf to -inf"));
+  CHECK_THAT(text, Catch::Contains("[1] values from"));
 }
