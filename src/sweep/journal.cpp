@@ -142,6 +142,11 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
 }  // namespace
 
 JournalContents read_journal(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw IoError(
+        fmt::format("{}: cannot open the journal: {}", path.string(),
+                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("{}: cannot open the journal", path.string()));
   const std::vector<unsigned char> d((std::istreambuf_iterator<char>(in)),
@@ -224,7 +229,9 @@ Journal Journal::resume(const std::filesystem::path& path, JournalContents* cont
   }
   *contents = parse_journal(d, path);
   j.metric_count_ = contents->metric_count;
-  if (::ftruncate(fd, static_cast<off_t>(contents->valid_bytes)) != 0 ||
+  // Only when there is a tail to cut (ftruncate would touch the file's mtime even so).
+  if ((contents->dropped_bytes > 0 &&
+       ::ftruncate(fd, static_cast<off_t>(contents->valid_bytes)) != 0) ||
       ::lseek(fd, 0, SEEK_END) < 0)
     throw IoError(
         fmt::format("{}: cannot cut the torn tail: {}", path.string(), std::strerror(errno)));

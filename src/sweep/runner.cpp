@@ -78,14 +78,15 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
     const JournalContents before = read_journal(journal_path);
     refuse_if_changed(before.job_text, before.job_file, journal_path.string());
     refuse_if_other_slice(before.slice, journal_path.string());
-    JournalContents c;
-    Journal journal = Journal::resume(journal_path, &c);
-    if (c.metric_count != M)
+    if (before.metric_count != M)
       throw IoError(
           fmt::format("{}: the journal holds {} metrics per task, but model {} has {}: "
                       "it was written by another faultsweep build; move it away to "
                       "start over",
-                      journal_path.string(), c.metric_count, job.model->name(), M));
+                      journal_path.string(), before.metric_count, job.model->name(), M));
+    JournalContents c;
+    Journal journal = Journal::resume(journal_path, &c);
+    FS_CHECK(c.metric_count == M, "the journal changed while it was being opened");
     for (std::size_t i = 0; i < c.tasks.size(); ++i) {
       const std::uint64_t t = c.tasks[i];
       if (t >= table.tasks()) continue;
