@@ -10,9 +10,9 @@ SECONDS_EACH=${1:-60}
 ROOT=$PWD
 B=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found; skipping the fuzz targets"; exit 0; }
-export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache}
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache only where the caller set it up (CCACHE_DIR), as on the development machines.
+[ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 mkdir -p "$B"
 CC=clang CXX=clang++ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFAULTSWEEP_FUZZ=ON -DFAULTSWEEP_BUILD_TESTS=OFF -DFAULTSWEEP_BUILD_BENCH=OFF \

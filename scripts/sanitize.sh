@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 B=${ASAN_BUILD_DIR:-$ROOT/build-asan}
-export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$ROOT")}
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache only where the caller set it up (CCACHE_DIR), as on the development machines.
+[ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 t0=$(date +%s)
 mkdir -p "$B"
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFAULTSWEEP_SANITIZE=ON \
