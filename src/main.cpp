@@ -148,8 +148,9 @@ int main(int argc, char** argv) {
       "this process, and a suggested number of ranks and slices.");
   plan->add_option("job", plan_path, "job file (TOML)")->required();
   plan->add_option("--pilot-tasks", pilot_tasks,
-                   "tasks to time, spread over the model's cost range (0: no pilot)")
-      ->check(CLI::NonNegativeNumber);
+                   "tasks to time, spread over the model's cost range (0: no pilot; at most "
+                   "1000000, and never more than the job's tasks)")
+      ->check(CLI::Range(0, 1000000));
 
   std::string check_path;
   auto* check = app.add_subcommand(
@@ -203,6 +204,15 @@ int main(int argc, char** argv) {
   } catch (const fs::Error& e) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
     return sw::kExitIo;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    return sw::kExitIo;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "faultsweep: error: out of memory (see the README's Limits)\n");
+    return sw::kExitIo;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "faultsweep: internal error (a bug in faultsweep): %s\n", e.what());
+    return sw::kExitInternal;
   }
   return 0;
 }

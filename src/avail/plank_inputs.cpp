@@ -8,10 +8,12 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <toml.hpp>
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/text_guard.hpp"
 
 namespace faultsweep::avail {
 namespace {
@@ -32,9 +34,10 @@ class Reader {
   explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
 
   toml::value parse() const {
-    std::ifstream in(file_, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open file", file_.string()));
+    const std::string text = read_text_file(file_, "Plank & Thomason table");
+    check_toml_text(text, file_.string());
     try {
+      std::istringstream in(text);
       return toml::parse(in, file_.string());
     } catch (const toml::syntax_error& e) {
       throw InputError(fmt::format("TOML syntax error: {}", e.what()))
@@ -136,7 +139,10 @@ std::vector<PlankApp> load_plank_apps(const std::filesystem::path& file) {
   const Reader rd(file);
   const toml::value root = rd.parse();
   std::vector<PlankApp> apps;
-  for (const auto& [name, tp] : rd.tables(root)) {
+  for (const auto& entry : rd.tables(root)) {
+    // (not a structured binding: clang 14 cannot capture those in the lambdas below)
+    const std::string& name = entry.first;
+    const toml::value* tp = entry.second;
     const toml::value& t = *tp;
     rd.check_keys(t, name, {"description", "b", "c", "problem", "matrix_size", "random_numbers"});
     PlankApp app;
@@ -179,7 +185,10 @@ std::vector<PlankEnv> load_plank_envs(const std::filesystem::path& file) {
   const Reader rd(file);
   const toml::value root = rd.parse();
   std::vector<PlankEnv> envs;
-  for (const auto& [name, tp] : rd.tables(root)) {
+  for (const auto& entry : rd.tables(root)) {
+    // (not a structured binding: clang 14 cannot capture those in the lambdas below)
+    const std::string& name = entry.first;
+    const toml::value* tp = entry.second;
     const toml::value& t = *tp;
     rd.check_keys(
         t, name, {"description", "N", "mttf", "mttr", "C_rate_MBps", "L_rate_MBps", "R_rate_MBps"});

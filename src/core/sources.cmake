@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/hash.cpp
   src/core/rng.cpp
   src/core/table_reader.cpp
+  src/core/text_guard.cpp
 )

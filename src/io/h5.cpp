@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <mutex>
 
 namespace faultsweep::io {
@@ -17,7 +19,12 @@ herr_t walk_cb(unsigned n, const H5E_error2_t* e, void* data) {
 
 void quiet_hdf5() {
   static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  std::call_once(once, [] {
+    // No exit handler: should a file ever be left open by an error, H5_term_library would
+    // crash closing it at exit (HDF5 1.10); every file we write is closed explicitly.
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  });
 }
 
 [[noreturn]] void fail(const std::string& call, const std::string& what, const std::string& file) {
@@ -129,18 +136,64 @@ Handle::~Handle() {
 File File::create(const std::filesystem::path& path) {
   quiet_hdf5();
   const std::string p = path.string();
-  hid_t id =
-      check(H5Fcreate(p.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", "create", p);
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  const hid_t id = H5Fcreate(p.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) {
+    // A file there now that was not there before is what this call began (a full disk).
+    if (!existed) std::filesystem::remove(path, ec);
+    fail("H5Fcreate", "create", p);
+  }
   return File(Handle(id, H5Fclose), p);
 }
 
 File File::open_read(const std::filesystem::path& path) {
   quiet_hdf5();
   const std::string p = path.string();
-  if (!std::filesystem::exists(path)) throw H5Error(fmt::format("{}: no such file", p));
-  hid_t id = check(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen",
-                   "open for reading (is it an HDF5 file?)", p);
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) throw H5Error(fmt::format("{}: no such file", p));
+  if (!std::filesystem::is_regular_file(st))
+    throw H5Error(fmt::format("{}: is not a regular file (a folder, device or FIFO)", p));
+  const hid_t id = H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) {
+    // The innermost message of HDF5's stack says why ("file signature not found", "truncated
+    // file: eof = ...").
+    std::string why;
+    H5Ewalk2(
+        H5E_DEFAULT, H5E_WALK_DOWNWARD,
+        [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+          if (e->desc) *static_cast<std::string*>(data) = e->desc;
+          return 0;
+        },
+        &why);
+    H5Eclear2(H5E_DEFAULT);
+    throw H5Error(
+        fmt::format("{}: not an HDF5 file ({})", p, why.empty() ? "cannot open it" : why));
+  }
   return File(Handle(id, H5Fclose), p);
+}
+
+void File::close() {
+  if (h_.id() < 0) return;
+  const herr_t r = H5Fclose(h_.id());
+  // A failed H5Fclose leaves the file half closed in HDF5 1.10: a second H5Fclose, or the exit
+  // handler's, would crash. Never touch the id again (H5dont_atexit covers the exit).
+  h_.release();
+  check_err(r, "H5Fclose", "close", path_);
+}
+
+void File::discard() noexcept {
+  if (h_.id() >= 0) {
+    // Free the space the partial file holds, so that the close, which writes the remaining
+    // metadata, succeeds on a full disk; its content does not matter any more.
+    (void)::truncate(path_.c_str(), 0);
+    (void)H5Fclose(h_.id());
+    h_.release();
+    H5Eclear2(H5E_DEFAULT);
+  }
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
 }
 
 void File::flush() {

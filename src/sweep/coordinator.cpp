@@ -23,13 +23,25 @@ namespace mpi = boost::mpi;
 
 namespace {
 
-// Runs a batch until done or `cancelled()` says stop; never throws.
-template <class Cancelled>
-Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Cancelled cancelled) {
+using Clock = std::chrono::steady_clock;
+
+// Runs a batch until done or `cancelled()` says stop; never throws (but `flush` may). Every
+// kReportIntervalS it hands the tasks finished so far to `flush` (a partial report) and goes on.
+template <class Cancelled, class Flush>
+Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Cancelled cancelled,
+                 Flush flush) {
   Report rep;
   const std::size_t M = job.metric_count();
   std::vector<double> out(M);
+  const auto interval = std::chrono::duration<double>(kReportIntervalS);
+  auto last_flush = Clock::now();
   for (std::uint64_t t : tasks) {
+    if (!rep.tasks.empty() && Clock::now() - last_flush >= interval) {
+      rep.partial = true;
+      flush(rep);
+      rep = Report{};
+      last_flush = Clock::now();
+    }
     if (cancelled()) break;
     try {
       run_task(job, t, out);
@@ -73,12 +85,26 @@ class LocalWorker {
     busy_ = true;
     cv_.notify_all();
   }
+  // The final report of the batch, with any partial report not yet taken in front of it.
   std::optional<Report> take() {
     std::lock_guard lock(mu_);
     if (!has_result_) return std::nullopt;
     has_result_ = false;
     busy_ = false;
+    if (!partial_.tasks.empty()) {
+      result_.tasks.insert(result_.tasks.begin(), partial_.tasks.begin(), partial_.tasks.end());
+      result_.values.insert(result_.values.begin(), partial_.values.begin(), partial_.values.end());
+      partial_ = Report{};
+    }
     return std::move(result_);
+  }
+  // Tasks finished so far by the running batch (a partial report), if any.
+  std::optional<Report> take_partial() {
+    std::lock_guard lock(mu_);
+    if (partial_.tasks.empty() || has_result_) return std::nullopt;  // take() gets them
+    Report r = std::move(partial_);
+    partial_ = Report{};
+    return r;
   }
   void cancel() { cancel_ = true; }
 
@@ -93,7 +119,13 @@ class LocalWorker {
         batch = std::move(batch_);
         has_batch_ = false;
       }
-      Report r = run_batch(job_, batch, [&] { return cancel_.load() || stop_requested().load(); });
+      Report r = run_batch(
+          job_, batch, [&] { return cancel_.load() || stop_requested().load(); },
+          [&](const Report& part) {
+            std::lock_guard lock(mu_);
+            partial_.tasks.insert(partial_.tasks.end(), part.tasks.begin(), part.tasks.end());
+            partial_.values.insert(partial_.values.end(), part.values.begin(), part.values.end());
+          });
       std::lock_guard lock(mu_);
       result_ = std::move(r);
       has_result_ = true;
@@ -103,7 +135,7 @@ class LocalWorker {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::uint64_t> batch_;
-  Report result_;
+  Report result_, partial_;
   bool has_batch_ = false, has_result_ = false, quit_ = false;
   bool busy_ = false;  // coordinator thread only
   std::atomic<bool> cancel_{false};
@@ -137,7 +169,6 @@ void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
 
 CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
                               Journal& journal, bool show_progress, std::vector<char> task_mask) {
-  using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const std::size_t M = job.metric_count(), R = table.replicas_max;
   const int slots = world.size();  // slot 0 = local worker, slot i = rank i
@@ -188,11 +219,21 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
       outcome.status =
           rep.input_error ? CoordinatorOutcome::input_error : CoordinatorOutcome::failed;
     }
-    // Batches are fsync'd, at most ten times a second so that tiny tasks stay cheap.
-    if (Clock::now() - last_sync > std::chrono::milliseconds(100)) {
+  };
+  // The journal is fsync'd at most every kSyncIntervalS (tiny tasks stay cheap). A failed write
+  // (disk full) stops the run like a signal: the finished tasks still go into the results file.
+  const auto sync = [&](bool now) {
+    if (!journal.has_unsynced() && !now) return;
+    if (!now && Clock::now() - last_sync < std::chrono::duration<double>(kSyncIntervalS)) return;
+    try {
       journal.sync();
-      last_sync = Clock::now();
+    } catch (const IoError& e) {
+      if (outcome.status != CoordinatorOutcome::io_error) {
+        outcome.status = CoordinatorOutcome::io_error;
+        outcome.error = e.what();
+      }
     }
+    last_sync = Clock::now();
   };
   const auto any_busy = [&] {
     if (local.busy()) return true;
@@ -220,14 +261,18 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
       Report rep;
       world.recv(st->source(), kTagReport, rep);
       record(rep);
-      remote_busy[static_cast<std::size_t>(st->source())] = 0;
-      remote_ready[static_cast<std::size_t>(st->source())] = 1;
+      if (!rep.partial) {
+        remote_busy[static_cast<std::size_t>(st->source())] = 0;
+        remote_ready[static_cast<std::size_t>(st->source())] = 1;
+      }
       progressed = true;
     }
+    if (auto rep = local.take_partial()) record(*rep), progressed = true;
     if (auto rep = local.take()) {
       record(*rep);
       progressed = true;
     }
+    sync(false);
     if (!outcome.error.empty() || stop_requested().load()) enter_stopping();
     if (!stopping) {
       if (!local.busy() && !pending.empty()) local.give(take_batch()), progressed = true;
@@ -245,7 +290,8 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
                     job.replicas.adaptive() ? planner.round() : 0);
     if (pending.empty() && !any_busy()) {
       if (stopping) break;
-      journal.sync();
+      sync(true);
+      if (!outcome.error.empty()) continue;  // the sync failed: stop at the next turn
       more = start_round();
       if (!more) break;
       continue;
@@ -267,7 +313,7 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
     stop.stop = true;
     world.send(i, kTagAssign, stop);
   }
-  journal.sync();
+  sync(true);
   progress.update(done, std::max(done, planner.planned_tasks()), cost_done, cost_total,
                   job.replicas.adaptive() ? planner.round() : 0, true);
   progress.finish();
@@ -286,13 +332,16 @@ void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
     backoff.reset();
     if (a.stop) break;
     bool cancelled = false;
-    Report rep = run_batch(job, a.tasks, [&] {
-      if (!cancelled && world.iprobe(0, kTagCancel)) {
-        world.recv(0, kTagCancel);
-        cancelled = true;
-      }
-      return cancelled || stop_requested().load();
-    });
+    Report rep = run_batch(
+        job, a.tasks,
+        [&] {
+          if (!cancelled && world.iprobe(0, kTagCancel)) {
+            world.recv(0, kTagCancel);
+            cancelled = true;
+          }
+          return cancelled || stop_requested().load();
+        },
+        [&](const Report& part) { world.send(0, kTagReport, part); });
     world.send(0, kTagReport, rep);
   }
   // A cancel that crossed our last report is still queued: drain it.

@@ -56,6 +56,9 @@ int inspect_file(const std::string& path, std::FILE* out) {
                s.version.c_str(), s.git_sha.c_str());
   std::fprintf(out, "  job file   %s (%zu bytes stored in the file)\n", s.job_file_name.c_str(),
                s.job_text.size());
+  for (const InputFile& in : s.inputs)
+    std::fprintf(out, "  input      %s (%llu bytes, sha256 %s)\n", in.path.c_str(),
+                 static_cast<unsigned long long>(in.size_bytes), in.sha256.c_str());
   std::fprintf(out, "  points     %zu\n", t.points);
   for (const auto& a : s.axes)
     std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());
@@ -73,8 +76,12 @@ int inspect_file(const std::string& path, std::FILE* out) {
     for (std::size_t i = 0; i < t.tasks(); ++i)
       if (t.done[i] && !std::isnan(t.value(m, i)))
         mn = std::min(mn, t.value(m, i)), mx = std::max(mx, t.value(m, i));
-    std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
-                 s.units[m].c_str(), mn, mx);
+    if (mn > mx)  // nothing but NaN (or no task done)
+      std::fprintf(out, "    %-20s [%s] no values (every done replica gave NaN, or none ran)\n",
+                   s.metrics[m].c_str(), s.units[m].c_str());
+    else
+      std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
+                   s.units[m].c_str(), mn, mx);
   }
   return 0;
 }
@@ -98,7 +105,8 @@ int plan_job(const std::string& path, int pilot_tasks, std::FILE* out) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return job.costs[a] < job.costs[b]; });
-  const std::size_t K = static_cast<std::size_t>(pilot_tasks);
+  // Never more pilot tasks than the job has: then the pilot is the whole job.
+  const std::size_t K = std::min(static_cast<std::size_t>(pilot_tasks), P * R);
   std::vector<double> values(job.metric_count());
   double seconds = 0, cost = 0, slowest = 0;
   for (std::size_t k = 0; k < K; ++k) {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <toml.hpp>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/text_guard.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/sweep/space.hpp"
@@ -18,6 +18,7 @@ namespace faultsweep::sweep {
 namespace detail {
 
 JobSpec Loader::load() {
+  check_toml_text(text_, file_);
   toml::value root;
   try {
     std::istringstream in(text_);
@@ -26,6 +27,7 @@ JobSpec Loader::load() {
     throw InputError(
         fmt::format("{}:{}: not valid TOML:\n{}", file_, e.location().line(), e.what()));
   }
+  check_integers(root, "");
   job_.file = file_;
   job_.text = text_;
   job_.base_dir = std::filesystem::path(file_).parent_path();
@@ -214,6 +216,7 @@ void Loader::add_axis(const std::string& name, const toml::value& v) {
   } else {
     axis.members.push_back(make_member(name, v, "axes." + name));
   }
+  grid_points_ *= axis.size();  // check_axis_size kept this within kMaxPoints
   job_.axes.push_back(std::move(axis));
 }
 
@@ -265,8 +268,8 @@ int Loader::line_for_key(const std::string& key, std::string* prefix) const {
 
 void Loader::expand_points() {
   const std::size_t n = grid_size(job_.axes);
-  if (n > 100000000)
-    throw InputError(fmt::format("{}: the grid has {} points; at most 1e8", file_, n));
+  FS_CHECK(n == grid_points_ && n <= max_points_, "grid size not checked");
+  check_memory(n);
   job_.points.reserve(n);
   job_.costs.reserve(n);
   for (std::size_t p = 0; p < n; ++p) {
@@ -343,21 +346,12 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
   return best;
 }
 
-JobSpec parse_job(const std::string& text, const std::string& file) {
-  return Loader(file, text).load();
+JobSpec parse_job(const std::string& text, const std::string& file, std::uint64_t max_points) {
+  return Loader(file, text, std::min(max_points, kMaxPoints)).load();
 }
 
 JobSpec load_job(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(fmt::format("{}: no such job file", path));
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a folder, not a job file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read the job file", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_job(s.str(), path);
+  return parse_job(read_text_file(path, "job file"), path);
 }
 
 std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& now) {

@@ -25,7 +25,8 @@ std::vector<std::pair<std::string, const toml::value*>> ordered(const toml::valu
 
 class Loader {
  public:
-  Loader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+  Loader(std::string file, std::string text, std::uint64_t max_points = kMaxPoints)
+      : file_(std::move(file)), text_(std::move(text)), max_points_(max_points) {}
   JobSpec load();
 
  private:
@@ -39,6 +40,8 @@ class Loader {
   }
   void check_keys(const toml::value& table, const std::string& where,
                   const std::vector<std::string>& allowed) const;
+  // Refuses integers whose source text does not fit 64 bits (toml11 would clamp them).
+  void check_integers(const toml::value& v, const std::string& key) const;
   void parse_sweep(const toml::value& sweep);
   void parse_replicas(const toml::value& v);
   const ParamSpec* find_spec(const std::string& name) const;
@@ -50,16 +53,28 @@ class Loader {
                                  const std::string& where) const;
   Value table_field(const ParamSpec& spec, const std::string& sub, const toml::value& v,
                     const std::string& where) const;
+  // Refuses an axis of n values that is too long or would make the grid too large (before any
+  // value is built).
+  void check_axis_size(const toml::value& v, const std::string& where, std::uint64_t n) const;
+  // Refuses a grid whose tasks exceed kMaxTasks or whose table would need more than half of
+  // the machine's memory (sweep_memory_bytes).
+  void check_memory(std::uint64_t points) const;
   void fill_defaults();
   void expand_points();
   int line_for_key(const std::string& key, std::string* prefix) const;
 
   std::string file_, text_;
+  std::uint64_t max_points_;
   JobSpec job_;
   int sweep_line_ = 0;
+  std::uint64_t grid_points_ = 1;           // product of the sizes of the axes added so far
   std::map<std::string, int> param_lines_;  // params key (dotted) -> line
   std::map<std::string, int> axis_lines_;   // axis member key -> line
 };
+
+// Estimated peak memory of a sweep (points, tasks and result table), in bytes.
+std::uint64_t sweep_memory_bytes(std::uint64_t points, std::uint64_t params_per_point,
+                                 std::uint64_t tasks, std::uint64_t metrics);
 
 // A value inside a dist table: "dist" is a string; everything else a number or a duration.
 Value dist_field(const Loader*, const toml::value& v);

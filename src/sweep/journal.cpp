@@ -47,7 +47,8 @@ void write_all(int fd, const unsigned char* p, std::size_t n, const std::string&
 class Reader {
  public:
   explicit Reader(const std::vector<unsigned char>& d) : d_(d) {}
-  bool can(std::size_t n) const { return pos_ + n <= d_.size(); }
+  // n <= what is left, without overflow (a damaged length field may be near 2^64).
+  bool can(std::size_t n) const { return n <= d_.size() - pos_; }
   template <class T>
   T get() {
     T v;
@@ -100,18 +101,39 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
   c.metric_count = r.get<std::uint32_t>();
   const std::size_t header_end = r.pos();
   if (r.get<std::uint32_t>() != crc32_bytes(d.data(), header_end)) throw bad("checksum");
+  if (c.metric_count > (1u << 20)) throw bad("metric count");
   const std::size_t rec = 8 + 8 * static_cast<std::size_t>(c.metric_count) + 4;
   c.valid_bytes = r.pos();
-  while (r.can(rec)) {
-    const std::size_t start = r.pos();
-    const std::uint32_t crc = crc32_bytes(d.data() + start, rec - 4);
+  const auto intact = [&](std::size_t at) {
     std::uint32_t stored;
-    std::memcpy(&stored, d.data() + start + rec - 4, 4);
-    if (crc != stored) break;
-    c.tasks.push_back(r.get<std::uint64_t>());
-    for (std::uint32_t m = 0; m < c.metric_count; ++m) c.values.push_back(r.get<double>());
-    r.skip(4);
-    c.valid_bytes = r.pos();
+    std::memcpy(&stored, d.data() + at + rec - 4, 4);
+    return crc32_bytes(d.data() + at, rec - 4) == stored;
+  };
+  std::size_t pos = r.pos(), skipped_from = 0;
+  bool skipping = false;
+  while (rec <= d.size() - pos) {
+    if (!intact(pos)) {
+      // A damaged record: look for the next intact one byte by byte (CRC-32 resync), so that
+      // one flipped byte costs one record, not every record after it.
+      if (!skipping) skipping = true, skipped_from = pos;
+      ++pos;
+      continue;
+    }
+    if (skipping) {
+      c.damaged_bytes += pos - skipped_from;
+      c.damaged_records += (pos - skipped_from + rec - 1) / rec;
+      skipping = false;
+    }
+    std::uint64_t task;
+    std::memcpy(&task, d.data() + pos, 8);
+    c.tasks.push_back(task);
+    for (std::uint32_t m = 0; m < c.metric_count; ++m) {
+      double v;
+      std::memcpy(&v, d.data() + pos + 8 + 8 * m, 8);
+      c.values.push_back(v);
+    }
+    pos += rec;
+    c.valid_bytes = pos;
   }
   c.dropped_bytes = d.size() - c.valid_bytes;
   return c;
@@ -120,6 +142,11 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
 }  // namespace
 
 JournalContents read_journal(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw IoError(
+        fmt::format("{}: cannot open the journal: {}", path.string(),
+                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("{}: cannot open the journal", path.string()));
   const std::vector<unsigned char> d((std::istreambuf_iterator<char>(in)),
@@ -202,11 +229,21 @@ Journal Journal::resume(const std::filesystem::path& path, JournalContents* cont
   }
   *contents = parse_journal(d, path);
   j.metric_count_ = contents->metric_count;
-  if (::ftruncate(fd, static_cast<off_t>(contents->valid_bytes)) != 0 ||
+  // Only when there is a tail to cut (ftruncate would touch the file's mtime even so).
+  if ((contents->dropped_bytes > 0 &&
+       ::ftruncate(fd, static_cast<off_t>(contents->valid_bytes)) != 0) ||
       ::lseek(fd, 0, SEEK_END) < 0)
     throw IoError(
         fmt::format("{}: cannot cut the torn tail: {}", path.string(), std::strerror(errno)));
   return j;
+}
+
+bool Journal::locked_by_other(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool locked = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // drops our shared lock, if we got it
+  return locked;
 }
 
 void Journal::append(std::uint64_t task, const double* values) {

@@ -13,6 +13,7 @@
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
@@ -35,6 +36,13 @@ struct Plan {
     ar& exit_code;
   }
 };
+
+InputError journal_busy(const fs::path& journal_path) {
+  return InputError(fmt::format(
+      "another run holds {} (a live faultsweep run is writing it); wait for it to finish, stop "
+      "it, or choose another output with --out",
+      journal_path.string()));
+}
 
 // Fills `table` from a journal or a partial results file and opens the journal to append to.
 // Refuses (InputError) when the job changed since, and says what changed.
@@ -63,12 +71,22 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
         old_slice.empty() ? "no --slice" : "--slice " + old_slice));
   };
   const std::size_t M = job.metric_count();
-  if (fs::exists(journal_path)) {
+  std::error_code ec;
+  if (fs::exists(journal_path, ec)) {
+    if (Journal::locked_by_other(journal_path)) throw journal_busy(journal_path);
+    // Refuse before Journal::resume cuts the torn tail: a refused resume changes nothing.
+    const JournalContents before = read_journal(journal_path);
+    refuse_if_changed(before.job_text, before.job_file, journal_path.string());
+    refuse_if_other_slice(before.slice, journal_path.string());
+    if (before.metric_count != M)
+      throw IoError(
+          fmt::format("{}: the journal holds {} metrics per task, but model {} has {}: "
+                      "it was written by another faultsweep build; move it away to "
+                      "start over",
+                      journal_path.string(), before.metric_count, job.model->name(), M));
     JournalContents c;
     Journal journal = Journal::resume(journal_path, &c);
-    refuse_if_changed(c.job_text, c.job_file, journal_path.string());
-    refuse_if_other_slice(c.slice, journal_path.string());
-    FS_CHECK(c.metric_count == M, "journal metric count differs from the model's");
+    FS_CHECK(c.metric_count == M, "the journal changed while it was being opened");
     for (std::size_t i = 0; i < c.tasks.size(); ++i) {
       const std::uint64_t t = c.tasks[i];
       if (t >= table.tasks()) continue;
@@ -76,12 +94,17 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
       for (std::size_t m = 0; m < M; ++m) table.value(m, t) = c.values[i * M + m];
     }
     say(fmt::format(
-        "resuming from {}: {} finished tasks{}", journal_path.string(), table.done_count(),
+        "resuming from {}: {} finished tasks{}{}", journal_path.string(), table.done_count(),
         c.dropped_bytes ? fmt::format(" ({} bytes of a torn last record dropped)", c.dropped_bytes)
-                        : ""));
+                        : "",
+        c.damaged_records
+            ? fmt::format("; {} damaged record{} ({} bytes, CRC mismatch) skipped: their tasks run "
+                          "again",
+                          c.damaged_records, c.damaged_records > 1 ? "s" : "", c.damaged_bytes)
+            : ""));
     return journal;
   }
-  if (fs::exists(out)) {
+  if (fs::exists(out, ec)) {
     StoredResults s = read_results(out);
     refuse_if_changed(s.job_text, s.job_file_name, out.string());
     refuse_if_other_slice(s.slice, out.string());
@@ -124,21 +147,51 @@ fs::path output_path(const JobSpec& job, const RunOptions& opt, const Slice& sli
     return InputError("sweep.output", "\"" + job.output + "\"", why)
         .located(job.file, job.output_line);
   };
+  // OUT.journal and OUT.tmp.<pid> must fit the file system's name limit (255 bytes) too.
+  const std::size_t name_max = 255 - std::string(".tmp.4294967295").size();
+  if (out.filename().string().size() > name_max)
+    throw bad(
+        fmt::format("a file name of {} bytes; at most {} (room is left for the "
+                    ".journal and .tmp.<pid> files next to it)",
+                    out.filename().string().size(), name_max));
+  if (out.string().size() > 4000) throw bad("the path is longer than 4000 bytes");
   fs::path dir = out.parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw bad(fmt::format("the folder {} does not exist (create it first)", dir.string()));
-  if (fs::is_directory(out, ec)) throw bad("is a folder; expected a file name such as x.h5");
+  const fs::file_status st = fs::status(out, ec);
+  if (fs::is_directory(st)) throw bad("is a folder; expected a file name such as x.h5");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw bad("exists and is not a regular file (a device, FIFO or socket); name a new file");
   return out;
+}
+
+// --overwrite may replace an old results file, never the job file or an input of the job.
+void refuse_to_overwrite_inputs(const JobSpec& job, const fs::path& out,
+                                const std::vector<fs::path>& inputs) {
+  std::error_code ec;
+  if (!fs::exists(out, ec)) return;
+  const auto same = [&](const fs::path& p) {
+    std::error_code e;
+    return fs::equivalent(out, p, e);
+  };
+  if (same(job.file))
+    throw InputError("--out", out.string(),
+                     "is the job file itself; --overwrite will not replace it");
+  for (const fs::path& in : inputs)
+    if (same(in))
+      throw InputError("--out", out.string(),
+                       fmt::format("is an input file of the job ({}); --overwrite will not replace "
+                                   "it",
+                                   in.string()));
 }
 
 }  // namespace
 
-int run_sweep(const RunOptions& opt) {
-  mpi::environment env(mpi::threading::funneled);
-  mpi::communicator world;
-  install_stop_handlers();
+namespace {
+
+int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   const bool root = world.rank() == 0;
 
   // Rank 0 reads the job file; every rank parses the same text (so all see the same points).
@@ -180,8 +233,12 @@ int run_sweep(const RunOptions& opt) {
   Plan plan;
   fs::path out, journal_path;
   std::optional<Journal> journal;
+  std::vector<fs::path> input_paths;
+  std::vector<InputFile> inputs;  // provenance, described before the run reads them
   if (root) {
     try {
+      input_paths = job_input_paths(*job);
+      inputs = describe_inputs(input_paths);
       out = output_path(*job, opt, slice);
       journal_path = out.string() + ".journal";
       bool already_complete = false;
@@ -192,16 +249,22 @@ int run_sweep(const RunOptions& opt) {
           plan.exit_code = kExitOk;
         }
       } else {
-        if (fs::exists(journal_path) && !opt.overwrite)
+        std::error_code ec;
+        const bool has_journal = fs::exists(journal_path, ec);
+        if (has_journal && Journal::locked_by_other(journal_path)) throw journal_busy(journal_path);
+        if (has_journal && !opt.overwrite)
           throw InputError(fmt::format(
               "{}: a journal of an interrupted run exists; continue it with --resume, or pass "
               "--overwrite to start over",
               journal_path.string()));
-        if (fs::exists(out) && !opt.overwrite)
+        if (fs::exists(out, ec) && !opt.overwrite)
           throw InputError(
               fmt::format("{} exists; pass --resume to continue it or --overwrite to replace it",
                           out.string()));
-        if (opt.overwrite) fs::remove(journal_path);
+        if (opt.overwrite) {
+          refuse_to_overwrite_inputs(*job, out, input_paths);
+          fs::remove(journal_path, ec);
+        }
         journal = Journal::create(journal_path, job->file, job->text,
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
@@ -234,11 +297,16 @@ int run_sweep(const RunOptions& opt) {
                  slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice));
   int code = kExitOk;
   try {
-    journal->sync();
+    try {
+      journal->sync();
+    } catch (const IoError& e) {  // still write what finished into the results file
+      std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+      code = kExitIo;
+    }
     const bool complete = outcome.status == CoordinatorOutcome::complete;
     // A finished slice is still a partial file of the sweep: `merge` completes it.
-    write_results(out, *job, table, complete && slice.whole(), slice_text);
-    if (complete) {
+    write_results(out, *job, table, complete && slice.whole(), slice_text, &inputs);
+    if (complete && code == kExitOk) {
       journal.reset();
       fs::remove(journal_path);
       if (!opt.quiet)
@@ -248,6 +316,9 @@ int run_sweep(const RunOptions& opt) {
                                       : fmt::format(" (slice {}: complete = 0 until merged with "
                                                     "the other slices by `faultsweep merge`)",
                                                     slice_text)));
+    } else if (complete) {
+      say(fmt::format("the {} tasks are saved in {}; the journal {} is kept", table.done_count(),
+                      out.string(), journal_path.string()));
     } else if (outcome.status == CoordinatorOutcome::interrupted) {
       say(
           fmt::format("interrupted{}: {} of the tasks finished are saved in {} (marked "
@@ -259,13 +330,43 @@ int run_sweep(const RunOptions& opt) {
       std::fprintf(stderr, "faultsweep: error: %s\n", outcome.error.c_str());
       say(fmt::format("the {} finished tasks are saved in {} (marked incomplete)",
                       table.done_count(), out.string()));
-      code = outcome.status == CoordinatorOutcome::input_error ? kExitInput : kExitInternal;
+      code = outcome.status == CoordinatorOutcome::input_error ? kExitInput
+             : outcome.status == CoordinatorOutcome::io_error  ? kExitIo
+                                                               : kExitInternal;
     }
   } catch (const Error& e) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
     code = kExitIo;
   }
   mpi::broadcast(world, code, 0);
+  return code;
+}
+
+}  // namespace
+
+int run_sweep(const RunOptions& opt) {
+  mpi::environment env(mpi::threading::funneled);
+  mpi::communicator world;
+  install_stop_handlers();
+  // No exception may leave this function while `env` lives: Boost.MPI would call MPI_Abort
+  // (exit 255 with no message). Anything unforeseen ends here with a message and exit 3 or 4;
+  // with other ranks waiting for us, MPI_Abort with that code is the only way to end them.
+  int code = kExitInternal;
+  try {
+    return run_on_ranks(opt, world);
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    code = kExitIo;
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    code = kExitIo;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
+    code = kExitInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "faultsweep: internal error (a bug in faultsweep): %s\n", e.what());
+  }
+  if (world.size() > 1) world.abort(code);
   return code;
 }
 

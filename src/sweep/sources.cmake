@@ -12,4 +12,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/runner.cpp
   src/sweep/signals.cpp
   src/sweep/inspect.cpp
+  src/sweep/provenance.cpp
 )

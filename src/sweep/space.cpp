@@ -24,11 +24,35 @@ std::vector<double> log_values(double lo, double hi, int n) {
   return v;
 }
 
+std::uint64_t range_count(std::int64_t lo, std::int64_t hi, std::int64_t step) {
+  FS_CHECK(step > 0, "range_count needs step > 0");
+  if (hi < lo) return 0;
+  // hi - lo in unsigned arithmetic cannot overflow: it is at most 2^64 - 1.
+  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  const std::uint64_t q = span / static_cast<std::uint64_t>(step);
+  return q == UINT64_MAX ? q : q + 1;  // saturates for the full int64 range
+}
+
 std::vector<std::int64_t> range_values(std::int64_t lo, std::int64_t hi, std::int64_t step) {
-  FS_CHECK(step > 0, "range_values needs step > 0");
+  const std::uint64_t n = range_count(lo, hi, step);
+  FS_CHECK(n <= kMaxAxisValues, "range_values: too many values (check range_count first)");
   std::vector<std::int64_t> v;
-  for (std::int64_t x = lo; x <= hi; x += step) v.push_back(x);
+  v.reserve(n);
+  // By count, not by `x <= hi`: a range ending at INT64_MAX must end.
+  for (std::uint64_t i = 0; i < n; ++i)
+    v.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) +
+                                          i * static_cast<std::uint64_t>(step)));
   return v;
+}
+
+std::uint64_t grid_size_checked(const std::vector<std::uint64_t>& axis_sizes, std::uint64_t limit) {
+  std::uint64_t n = 1;
+  for (std::uint64_t a : axis_sizes) {
+    if (a == 0) return 0;
+    if (n > limit / a) return limit + 1;  // n * a > limit, without overflow
+    n *= a;
+  }
+  return n;
 }
 
 std::size_t grid_size(const std::vector<Axis>& axes) {

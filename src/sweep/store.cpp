@@ -84,80 +84,121 @@ std::size_t ResultTable::done_count() const {
   return n;
 }
 
-void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
-                   bool complete, const std::string& slice) {
-  const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
-  std::filesystem::remove(tmp);
-  try {
-    const std::string f = tmp.string();
-    io::File file = io::File::create(tmp);
-    const hid_t root = file.id();
-    std::vector<std::string> axis_names, metric_names;
-    for (const Axis& a : job.axes)
-      for (const AxisMember& m : a.members) axis_names.push_back(m.key);
-    for (const auto& m : job.model->metrics()) metric_names.push_back(m.name);
-    io::write_attr(root, "filetype", std::string(kFileType), f);
-    io::write_attr(root, "schema_version", kSchemaVersion, f);
-    io::write_attr(root, "faultsweep_version", std::string(version()), f);
-    io::write_attr(root, "git_sha", std::string(git_sha()), f);
-    io::write_attr(root, "compiler", std::string(compiler()), f);
-    io::write_attr(root, "created_utc", now_utc(), f);
-    io::write_attr(root, "model", job.model->name(), f);
-    io::write_attr(root, "master_seed", job.seed, f);
-    io::write_attr(root, "job_file", job.text, f);
-    io::write_attr(root, "job_file_name", job.file, f);
-    io::write_attr(root, "job_file_sha256", sha256_hex(job.text), f);
-    io::write_attr(root, "complete", static_cast<std::int64_t>(complete ? 1 : 0), f);
-    io::write_attr(root, "axes", fmt::format("{}", fmt::join(axis_names, ",")), f);
-    io::write_attr(root, "metrics", fmt::format("{}", fmt::join(metric_names, ",")), f);
-    io::write_attr(root, "replicas_max", static_cast<std::int64_t>(t.replicas_max), f);
-    io::write_attr(root, "description", job.description, f);
-    if (!slice.empty()) io::write_attr(root, "slice", slice, f);
-    write_points(root, job, f);
+namespace {
 
-    const std::vector<hsize_t> dims{t.points, t.replicas_max};
-    io::Handle results = io::create_group(root, "results", f);
-    io::write_u8(results.id(), "done", t.done, dims, f);
-    io::describe(results.id(), "done", "1", "1 where the replica has run, 0 where it has not", f);
-    io::Handle summary = io::create_group(root, "summary", f);
-    const bool det = job.model->deterministic();
-    const auto& metrics = job.model->metrics();
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      const auto& spec = metrics[m];
-      const std::vector<double> col(
-          t.values.begin() + static_cast<std::ptrdiff_t>(m * t.tasks()),
-          t.values.begin() + static_cast<std::ptrdiff_t>((m + 1) * t.tasks()));
-      io::write_doubles(results.id(), spec.name, col, dims, f);
-      io::describe(results.id(), spec.name, spec.unit, spec.description, f);
-      io::Handle g = io::create_group(summary.id(), spec.name, f);
-      io::write_attr(g.id(), "units", spec.unit, f);
-      io::write_attr(g.id(), "description", spec.description, f);
-      std::vector<double> n(t.points), mean(t.points), sd(t.points), sem(t.points), lo(t.points),
-          hi(t.points);
-      for (std::size_t p = 0; p < t.points; ++p) {
-        const std::size_t first = p * t.replicas_max;
-        const Summary s = summarize(col.data() + first, t.done.data() + first, t.replicas_max, det);
-        n[p] = s.n, mean[p] = s.mean, sd[p] = s.std, sem[p] = s.sem, lo[p] = s.ci95_lo,
-        hi[p] = s.ci95_hi;
-      }
-      const std::pair<const char*, const std::vector<double>*> stats[] = {
-          {"n", &n},     {"mean", &mean},  {"std", &sd},
-          {"sem", &sem}, {"ci95_lo", &lo}, {"ci95_hi", &hi}};
-      for (const auto& [name, data] : stats) {
-        io::write_doubles(g.id(), name, *data, {t.points}, f);
-        io::describe(g.id(), name, std::string(name) == "n" ? "1" : spec.unit,
-                     fmt::format("{} over replicas of {}", name, spec.name), f);
-      }
+void write_inputs(hid_t root, const std::vector<InputFile>& inputs, const std::string& f) {
+  io::Handle g = io::create_group(root, "inputs", f);
+  io::write_attr(g.id(), "description",
+                 std::string("the input files the job read: path, size_bytes, sha256"), f);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    io::Handle e = io::create_group(g.id(), std::to_string(i), f);
+    io::write_attr(e.id(), "path", inputs[i].path, f);
+    io::write_attr(e.id(), "size_bytes", inputs[i].size_bytes, f);
+    io::write_attr(e.id(), "sha256", inputs[i].sha256, f);
+  }
+}
+
+std::vector<InputFile> read_inputs(hid_t root, const std::string& f) {
+  std::vector<InputFile> out;
+  if (!io::exists(root, "inputs")) return out;
+  io::Handle g = io::open_group(root, "inputs", f);
+  for (std::size_t i = 0; io::exists(g.id(), std::to_string(i)); ++i) {
+    io::Handle e = io::open_group(g.id(), std::to_string(i), f);
+    InputFile in;
+    in.path = io::read_attr_string(e.id(), "path", f);
+    in.size_bytes = io::read_attr_uint(e.id(), "size_bytes", f);
+    in.sha256 = io::read_attr_string(e.id(), "sha256", f);
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+// Everything inside the results file; every handle it opens is closed when it returns.
+void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bool complete,
+                    const std::string& slice, const std::vector<InputFile>& inputs) {
+  const std::string& f = file.path();
+  const hid_t root = file.id();
+  std::vector<std::string> axis_names, metric_names;
+  for (const Axis& a : job.axes)
+    for (const AxisMember& m : a.members) axis_names.push_back(m.key);
+  for (const auto& m : job.model->metrics()) metric_names.push_back(m.name);
+  io::write_attr(root, "filetype", std::string(kFileType), f);
+  io::write_attr(root, "schema_version", kSchemaVersion, f);
+  io::write_attr(root, "faultsweep_version", std::string(version()), f);
+  io::write_attr(root, "git_sha", std::string(git_sha()), f);
+  io::write_attr(root, "compiler", std::string(compiler()), f);
+  io::write_attr(root, "created_utc", now_utc(), f);
+  io::write_attr(root, "model", job.model->name(), f);
+  io::write_attr(root, "master_seed", job.seed, f);
+  io::write_attr(root, "job_file", job.text, f);
+  io::write_attr(root, "job_file_name", job.file, f);
+  io::write_attr(root, "job_file_sha256", sha256_hex(job.text), f);
+  io::write_attr(root, "complete", static_cast<std::int64_t>(complete ? 1 : 0), f);
+  io::write_attr(root, "axes", fmt::format("{}", fmt::join(axis_names, ",")), f);
+  io::write_attr(root, "metrics", fmt::format("{}", fmt::join(metric_names, ",")), f);
+  io::write_attr(root, "replicas_max", static_cast<std::int64_t>(t.replicas_max), f);
+  io::write_attr(root, "description", job.description, f);
+  if (!slice.empty()) io::write_attr(root, "slice", slice, f);
+  write_points(root, job, f);
+  write_inputs(root, inputs, f);
+
+  const std::vector<hsize_t> dims{t.points, t.replicas_max};
+  io::Handle results = io::create_group(root, "results", f);
+  io::write_u8(results.id(), "done", t.done, dims, f);
+  io::describe(results.id(), "done", "1", "1 where the replica has run, 0 where it has not", f);
+  io::Handle summary = io::create_group(root, "summary", f);
+  const bool det = job.model->deterministic();
+  const auto& metrics = job.model->metrics();
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const auto& spec = metrics[m];
+    const std::vector<double> col(
+        t.values.begin() + static_cast<std::ptrdiff_t>(m * t.tasks()),
+        t.values.begin() + static_cast<std::ptrdiff_t>((m + 1) * t.tasks()));
+    io::write_doubles(results.id(), spec.name, col, dims, f);
+    io::describe(results.id(), spec.name, spec.unit, spec.description, f);
+    io::Handle g = io::create_group(summary.id(), spec.name, f);
+    io::write_attr(g.id(), "units", spec.unit, f);
+    io::write_attr(g.id(), "description", spec.description, f);
+    std::vector<double> n(t.points), mean(t.points), sd(t.points), sem(t.points), lo(t.points),
+        hi(t.points);
+    for (std::size_t p = 0; p < t.points; ++p) {
+      const std::size_t first = p * t.replicas_max;
+      const Summary s = summarize(col.data() + first, t.done.data() + first, t.replicas_max, det);
+      n[p] = s.n, mean[p] = s.mean, sd[p] = s.std, sem[p] = s.sem, lo[p] = s.ci95_lo,
+      hi[p] = s.ci95_hi;
     }
-    file.flush();
+    const std::pair<const char*, const std::vector<double>*> stats[] = {
+        {"n", &n},     {"mean", &mean},  {"std", &sd},
+        {"sem", &sem}, {"ci95_lo", &lo}, {"ci95_hi", &hi}};
+    for (const auto& [name, data] : stats) {
+      io::write_doubles(g.id(), name, *data, {t.points}, f);
+      io::describe(g.id(), name, std::string(name) == "n" ? "1" : spec.unit,
+                   fmt::format("{} over replicas of {}", name, spec.name), f);
+    }
+  }
+  file.flush();
+}
+
+}  // namespace
+
+void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
+                   bool complete, const std::string& slice, const std::vector<InputFile>* inputs) {
+  const std::vector<InputFile> described =
+      inputs ? std::vector<InputFile>{} : describe_inputs(job_input_paths(job));
+  const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);
+  io::File file = io::File::create(tmp);
+  try {
+    write_contents(file, job, t, complete, slice, inputs ? *inputs : described);
+    file.close();  // every group and dataset handle is closed by now: the close writes the rest
   } catch (...) {
-    std::filesystem::remove(tmp);
+    file.discard();  // also when the disk is full: HDF5 must not be left holding the file
     throw;
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, out, ec);
   if (ec) {
-    std::filesystem::remove(tmp);
+    std::filesystem::remove(tmp, ec);
     throw IoError(fmt::format("{}: cannot rename the finished file into place: {}", out.string(),
                               ec.message()));
   }
@@ -187,6 +228,7 @@ StoredResults read_results(const std::filesystem::path& path) {
   s.complete = io::read_attr_int(root, "complete", f) != 0;
   s.axes = split(io::read_attr_string(root, "axes", f), ',');
   s.metrics = split(io::read_attr_string(root, "metrics", f), ',');
+  s.inputs = read_inputs(root, f);
   io::Handle results = io::open_group(root, "results", f);
   std::vector<hsize_t> dims;
   const auto done = io::read_u8(results.id(), "done", dims, f);
@@ -277,7 +319,7 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   RoundPlanner planner(*job);
   r.complete = planner.next_round(merged).empty();
   r.tasks_total = std::max(r.tasks_done, planner.planned_tasks());
-  write_results(out, *job, merged, r.complete);
+  write_results(out, *job, merged, r.complete, "", &first->inputs);
   return r;
 }
 

@@ -159,20 +159,62 @@ TEST_CASE("journal: a torn tail is dropped and counted", "[journal]") {
   }
 }
 
-TEST_CASE("journal: a flipped byte in a record stops reading there", "[journal]") {
+TEST_CASE("journal: a flipped byte costs its own record only, the records after it are kept",
+          "[journal]") {
   TempDir dir;
   const fs::path p = write_journal(dir, 5);
   auto b = bytes_of(p);
-  // Damage one value byte of the third record (index 2): records 0 and 1 survive.
+  // Damage the third record (index 2: a value byte, the task id, the CRC): records 0, 1, 3 and
+  // 4 survive, found again by resyncing on the next record whose CRC matches.
   const std::size_t at = kHeader + 2 * kRecord + 8 + 5;
   for (const std::size_t offset : {at, kHeader + 2 * kRecord, kHeader + 3 * kRecord - 1}) {
     auto damaged = b;
     damaged[offset] = static_cast<char>(damaged[offset] ^ 0x10);
     write_bytes(p, damaged);
     const JournalContents c = read_journal(p);
-    check_records(c, 2);
-    CHECK(c.valid_bytes == kHeader + 2 * kRecord);
-    CHECK(c.dropped_bytes == 3 * kRecord);
+    REQUIRE(c.tasks.size() == 4);
+    const std::uint64_t want[] = {10, 11, 13, 14};
+    for (std::size_t i = 0; i < 4; ++i) {
+      CHECK(c.tasks[i] == want[i]);
+      const auto v = values_of(want[i]);
+      for (std::uint32_t m = 0; m < kMetrics; ++m)
+        CHECK(same_bits(c.values[i * kMetrics + m], v[m]));
+    }
+    CHECK(c.damaged_records == 1);
+    CHECK(c.damaged_bytes == kRecord);
+    CHECK(c.valid_bytes == kHeader + 5 * kRecord);
+    CHECK(c.dropped_bytes == 0);
+  }
+}
+
+TEST_CASE("journal: damage in two places and a torn tail: every intact record is kept",
+          "[journal]") {
+  TempDir dir;
+  const fs::path p = write_journal(dir, 8);
+  auto b = bytes_of(p);
+  b[kHeader + 1 * kRecord + 9] ^= 0x01;         // record 1
+  b[kHeader + 5 * kRecord + 3] ^= 0x01;         // record 5
+  b.insert(b.end(), {'\x01', '\x02', '\x03'});  // a torn last record
+  write_bytes(p, b);
+  const JournalContents c = read_journal(p);
+  CHECK(c.tasks == std::vector<std::uint64_t>{10, 12, 13, 14, 16, 17});
+  CHECK(c.damaged_records == 2);
+  CHECK(c.dropped_bytes == 3);
+  CHECK(c.valid_bytes == kHeader + 8 * kRecord);
+}
+
+TEST_CASE("journal: a length field near 2^64 is a damaged header, found before any allocation",
+          "[journal]") {
+  TempDir dir;
+  const fs::path p = write_journal(dir, 2);
+  auto b = bytes_of(p);
+  const std::uint64_t huge = ~std::uint64_t{0} - 7;  // 2^64 - 8: pos + n wraps around
+  for (const std::size_t field : {std::size_t{11}, 11 + 8 + kJobFile.size()}) {
+    auto d = b;
+    std::memcpy(d.data() + field, &huge, 8);
+    write_bytes(p, d);
+    CHECK_THROWS_AS(read_journal(p), IoError);
+    CHECK_THROWS_WITH(read_journal(p), Catch::Contains("truncated"));
   }
 }
 

@@ -74,6 +74,32 @@ TEST_CASE("space: range_values: lo, lo + step, ... up to and including hi", "[sp
   CHECK(range_values(3, 2, 1).empty());
 }
 
+TEST_CASE("space: range_count counts without overflow; a range ending at INT64_MAX ends",
+          "[space]") {
+  constexpr std::int64_t kMax = INT64_MAX, kMin = INT64_MIN;
+  CHECK(range_count(1, 5, 1) == 5);
+  CHECK(range_count(1, 32, 8) == 4);
+  CHECK(range_count(3, 2, 1) == 0);
+  CHECK(range_count(1, 1000000000000, 1) == 1000000000000ULL);  // counted, never built
+  CHECK(range_count(kMax - 2, kMax, 1) == 3);
+  CHECK(range_count(kMin, kMax, 1) == UINT64_MAX);  // 2^64 values saturate
+  CHECK(range_count(kMin, kMax, kMax) == 3);        // kMin, -1, kMax - 1
+  // Before, x += step overflowed past INT64_MAX and the loop never ended.
+  CHECK(range_values(kMax - 2, kMax, 1) == std::vector<std::int64_t>{kMax - 2, kMax - 1, kMax});
+  CHECK(range_values(kMax - 10, kMax, 7) == std::vector<std::int64_t>{kMax - 10, kMax - 3});
+  CHECK(range_values(kMin, kMin + 2, 2) == std::vector<std::int64_t>{kMin, kMin + 2});
+}
+
+TEST_CASE("space: grid_size_checked stops at the limit instead of overflowing", "[space]") {
+  CHECK(grid_size_checked({}, 10) == 1);
+  CHECK(grid_size_checked({2, 5}, 10) == 10);
+  CHECK(grid_size_checked({2, 6}, 10) == 11);
+  CHECK(grid_size_checked({1764119, 2761926, 3785993}, kMaxPoints) == kMaxPoints + 1);
+  CHECK(grid_size_checked({1ULL << 22, 1ULL << 21, 1ULL << 21}, kMaxPoints) == kMaxPoints + 1);
+  CHECK(grid_size_checked({UINT64_MAX, UINT64_MAX}, UINT64_MAX - 1) == UINT64_MAX);
+  CHECK(grid_size_checked({7, 0, UINT64_MAX}, 10) == 0);  // an empty axis: no points
+}
+
 TEST_CASE("space: grid coordinates: the first axis varies slowest", "[space]") {
   const std::vector<Axis> none;
   CHECK(grid_size(none) == 1);

@@ -7,15 +7,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/stats.hpp"
@@ -342,4 +346,71 @@ TEST_CASE("merge: the union of slices equals the whole table, bit for bit", "[st
                       Catch::Contains("different jobs") && Catch::Contains("seed"));
     CHECK_FALSE(fs::exists(out));
   }
+}
+
+TEST_CASE("store: /inputs records path, size and SHA-256 of each input file", "[store]") {
+  TempDir dir;
+  // checkpoint_sim reads the folder plank_inputs: its regular files are the inputs.
+  fs::create_directories(dir.path() / "plank");
+  const fs::path src = fs::path(FAULTSWEEP_SOURCE_DIR) / "inputs" / "plank";
+  for (const char* f : {"apps.toml", "environments.toml"})
+    fs::copy_file(src / f, dir.path() / "plank" / f);
+  const std::string text =
+      "[sweep]\nmodel = \"checkpoint_sim\"\nreplicas = 2\n[params]\nplank_inputs = \"plank\"\n"
+      "env = \"LOW\"\napp = \"EP\"\na = 8\nI = \"1h\"\n";
+  const JobSpec job = parse_job(text, (dir.path() / "job.toml").string());
+  const auto paths = job_input_paths(job);
+  REQUIRE(paths.size() == 2);
+  CHECK(paths[0].filename() == "apps.toml");
+  CHECK(paths[1].filename() == "environments.toml");
+  ResultTable t(job.points.size(), 2, job.metric_count());
+  const fs::path out = dir.path() / "out.h5";
+  write_results(out, job, t, false);
+  const StoredResults s = read_results(out);
+  REQUIRE(s.inputs.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::ifstream in(paths[i], std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(s.inputs[i].path == paths[i].string());
+    CHECK(s.inputs[i].size_bytes == bytes.size());
+    CHECK(s.inputs[i].sha256 == faultsweep::sha256_hex(bytes));
+  }
+  // A model without input files writes an empty /inputs group.
+  const JobSpec none = store_job();
+  write_results(dir.path() / "none.h5", none, filled_table(none, true), true);
+  CHECK(read_results(dir.path() / "none.h5").inputs.empty());
+}
+
+TEST_CASE("store: a results file that cannot be created leaves nothing, and HDF5 stays usable",
+          "[store]") {
+  // (A full disk is tests/integration/disk_full.sh: it needs a small tmpfs.)
+  TempDir dir;
+  const JobSpec job = store_job();
+  const fs::path out = dir.path() / std::string(250, 'x');  // OUT.tmp.<pid> is too long
+  CHECK_THROWS_AS(write_results(out, job, filled_table(job, true), true), IoError);
+  CHECK(dir.entries().empty());
+  // HDF5 still works afterwards (no half-closed file left behind).
+  write_results(dir.path() / "ok.h5", job, filled_table(job, true), true);
+  CHECK(read_results(dir.path() / "ok.h5").complete);
+}
+
+TEST_CASE("store: inspect says \"no values\" for a metric that is NaN in every replica",
+          "[store]") {
+  TempDir dir;
+  const JobSpec job = store_job();
+  ResultTable t = filled_table(job, true);
+  for (std::size_t task = 0; task < t.tasks(); ++task)
+    t.value(1, task) = std::numeric_limits<double>::quiet_NaN();
+  const fs::path out = dir.path() / "nan.h5";
+  write_results(out, job, t, true);
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  CHECK(inspect_file(out.string(), f) == 0);
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  CHECK_THAT(text, Catch::Contains("    u ") && Catch::Contains("[1] no values"));
+  CHECK_THAT(text, !Catch::Contains("from inf to -inf"));
+  CHECK_THAT(text, Catch::Contains("[1] values from"));
 }

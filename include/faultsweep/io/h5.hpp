@@ -29,6 +29,7 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   ~Handle();
   hid_t id() const { return id_; }
+  void release() { id_ = -1; }  // the id was closed by other means
 
  private:
   hid_t id_ = -1;
@@ -43,6 +44,12 @@ class File {
   hid_t id() const { return h_.id(); }
   const std::string& path() const { return path_; }
   void flush();
+  // Closes the file now; throws H5Error if HDF5 cannot (e.g. the disk is full: the last metadata
+  // is written at close). Either way the id is given up (HDF5 1.10 cannot retry a close).
+  void close();
+  // For error paths: frees the disk space the file holds (truncates it to 0 bytes) so that a
+  // close that failed on a full disk can succeed, closes it, and removes it. Never throws.
+  void discard() noexcept;
 
  private:
   File(Handle h, std::string path) : h_(std::move(h)), path_(std::move(path)) {}

@@ -40,6 +40,20 @@ class Model {
     (void)p, (void)base_dir;
     return 1.0;
   }
+  // The input files the model reads for point p (resolved against base_dir), for provenance:
+  // the results file stores the path, size and SHA-256 of each under /inputs. A folder stands
+  // for the regular files in it. Default: the values of the ParamKind::path parameters; a model
+  // that reads files named elsewhere (e.g. inside a table parameter) overrides it.
+  virtual std::vector<std::filesystem::path> input_files(
+      const Params& p, const std::filesystem::path& base_dir) const {
+    std::vector<std::filesystem::path> out;
+    for (const ParamSpec& s : params()) {
+      if (s.kind != ParamKind::path || !p.has(s.name)) continue;
+      const std::filesystem::path f(p.str(s.name));
+      out.push_back(f.is_absolute() ? f : base_dir / f);
+    }
+    return out;
+  }
   // One replica: writes one value per metric, in metrics() order, into out.
   virtual void run(const Params& p, const RunContext& ctx, std::span<double> out) const = 0;
 };

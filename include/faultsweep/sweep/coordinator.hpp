@@ -16,7 +16,8 @@
 namespace faultsweep::sweep {
 
 struct CoordinatorOutcome {
-  enum Status { complete, interrupted, input_error, failed } status = complete;
+  // io_error: the journal could not be written (disk full): the run stopped like on SIGTERM.
+  enum Status { complete, interrupted, input_error, failed, io_error } status = complete;
   std::string error;   // for input_error / failed
   double seconds = 0;  // wall time of the run
 };

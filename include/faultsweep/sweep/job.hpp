@@ -59,10 +59,19 @@ struct JobSpec {
   int metric_index(const std::string& name) const;  // -1 if absent
 };
 
-// Reads and validates a job file. Throws InputError (file:line: key = value: expected).
+// Size limits of a sweep, checked before any axis or point is built (README "Limits"); besides
+// these, the estimated memory must stay below half of the machine's.
+inline constexpr std::uint64_t kMaxAxisValues = 10'000'000;  // values of one axis
+inline constexpr std::uint64_t kMaxPoints = 10'000'000;      // points of the grid
+inline constexpr std::uint64_t kMaxTasks = 1'000'000'000;    // points x replicas (max)
+
+// Reads and validates a job file (a regular file of at most 4 MiB, UTF-8). Throws InputError
+// (file:line: key = value: expected).
 JobSpec load_job(const std::string& path);
-// The same from text; `file` is used in messages and for base_dir.
-JobSpec parse_job(const std::string& text, const std::string& file);
+// The same from text; `file` is used in messages and for base_dir. `max_points` lowers the
+// point limit (the fuzz targets use it to stay small).
+JobSpec parse_job(const std::string& text, const std::string& file,
+                  std::uint64_t max_points = kMaxPoints);
 
 // Differences between two jobs that matter for resume ("params.mttf: 4200 -> 4800"); empty if
 // the jobs would compute the same tasks with the same results.

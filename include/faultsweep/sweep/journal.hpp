@@ -23,7 +23,11 @@ struct JournalContents {
   std::vector<std::uint64_t> tasks;  // in the order written
   std::vector<double> values;        // tasks.size() × metric_count
   std::uint64_t valid_bytes = 0;     // header + intact records
-  std::uint64_t dropped_bytes = 0;   // torn or corrupt tail, ignored
+  std::uint64_t dropped_bytes = 0;   // torn or corrupt tail after the last intact record
+  // Damaged records before the last intact one (a flipped byte): skipped by resyncing on the
+  // next record whose CRC matches; their tasks simply run again.
+  std::uint64_t damaged_records = 0;  // estimated from the bytes skipped, rounded up
+  std::uint64_t damaged_bytes = 0;
 };
 
 // Reads a journal; throws IoError if the header is missing or corrupt.
@@ -36,7 +40,8 @@ class Journal {
                         const std::string& job_text, std::uint32_t metric_count,
                         const std::string& slice = "");
   // Continues an existing journal: reads it into *contents and cuts the torn tail off, so that
-  // appends follow the last intact record.
+  // appends follow the last intact record. (A caller that may refuse the resume checks
+  // read_journal() first: the runner does, so a refused resume changes nothing.)
   static Journal resume(const std::filesystem::path& path, JournalContents* contents);
   // Both hold an exclusive flock on the file while the Journal lives, and refuse (IoError) when
   // another process holds it: a killed mpirun can leave ranks running that still write.
@@ -48,6 +53,9 @@ class Journal {
 
   void append(std::uint64_t task, const double* values);  // buffered
   void sync();                                            // writes the buffer and fdatasyncs
+  bool has_unsynced() const { return !buffer_.empty(); }
+  // Whether another process holds the lock of the journal at `path` (a live run writes it).
+  static bool locked_by_other(const std::filesystem::path& path);
 
  private:
   Journal(int fd, std::string path, std::uint32_t metric_count);

@@ -13,14 +13,23 @@ inline constexpr int kTagReport = 11;  // worker -> coordinator: results (or "re
 inline constexpr int kTagAssign = 12;  // coordinator -> worker: a batch, or stop
 inline constexpr int kTagCancel = 13;  // coordinator -> worker: abandon the rest of the batch
 
+// How often a worker reports finished tasks of a running batch, and how often the coordinator
+// fsyncs the journal: together they bound the work a kill -9 loses (README: 0.1 s).
+inline constexpr double kReportIntervalS = 0.02;
+inline constexpr double kSyncIntervalS = 0.04;
+
 struct Report {
   std::vector<std::uint64_t> tasks;  // finished tasks
   std::vector<double> values;        // tasks.size() x metrics
   std::string error;                 // a task threw: message
   bool input_error = false;
+  // A partial report: tasks finished so far in a batch that is still running (sent at most
+  // every kReportInterval, so that the journal holds them if the run is killed); the batch's
+  // final report follows.
+  bool partial = false;
   template <class Ar>
   void serialize(Ar& ar, unsigned) {
-    ar& tasks& values& error& input_error;
+    ar& tasks& values& error& input_error& partial;
   }
 };
 

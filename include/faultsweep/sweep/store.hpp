@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/provenance.hpp"
 
 namespace faultsweep::sweep {
 
@@ -29,8 +30,10 @@ struct ResultTable {
 
 // Writes OUT atomically. `complete` is false for a partial file (interrupted sweep, or one
 // slice of a sliced sweep: then `slice` is "i/n" and stored as the root attribute `slice`).
+// `inputs` is stored under /inputs (provenance); null: describe the job's input files now.
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
-                   bool complete, const std::string& slice = "");
+                   bool complete, const std::string& slice = "",
+                   const std::vector<InputFile>* inputs = nullptr);
 
 struct StoredResults {
   std::string model, job_file_name, job_text, job_sha256, created_utc, git_sha, version;
@@ -40,6 +43,7 @@ struct StoredResults {
   std::vector<std::string> axes;     // /points dataset names, in order
   std::vector<std::string> metrics;  // in the model's order
   std::vector<std::string> units;    // per metric
+  std::vector<InputFile> inputs;     // /inputs (empty in files written before it existed)
   ResultTable table;
 };
 

@@ -1,0 +1,27 @@
+#pragma once
+// Input provenance: which files a job read, with their size and SHA-256, stored in every results
+// file under /inputs/<i> (attributes path, size_bytes, sha256) so that a result can be tied to
+// its data. Also used by `run --overwrite` to refuse replacing an input file.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "faultsweep/sweep/job.hpp"
+
+namespace faultsweep::sweep {
+
+struct InputFile {
+  std::string path;  // as the model resolved it (relative to the current directory or absolute)
+  std::uint64_t size_bytes = 0;
+  std::string sha256;  // 64 lowercase hex digits
+};
+
+// The distinct input files of all points of the job (model->input_files), in first-seen order;
+// a folder is replaced by the regular files in it (sorted by name, not recursive).
+std::vector<std::filesystem::path> job_input_paths(const JobSpec& job);
+
+// Size and SHA-256 of each file (read through mmap). Throws IoError if one cannot be read.
+std::vector<InputFile> describe_inputs(const std::vector<std::filesystem::path>& paths);
+
+}  // namespace faultsweep::sweep

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs each for SECONDS
+# (default 60) on a seed corpus made of the repository's job files and test inputs. Exits
+# non-zero if any target finds a crash, leak, sanitizer report or timeout (the reproducer is
+# left in build-fuzz/findings/<target>/).
+#   bash scripts/fuzz.sh [SECONDS]        FUZZ_JOBS=N runs N targets at once (default 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:-60}
+ROOT=$PWD
+B=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found; skipping the fuzz targets"; exit 0; }
+launcher=()
+# ccache only where the caller set it up (CCACHE_DIR), as on the development machines.
+[ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+mkdir -p "$B"
+CC=clang CXX=clang++ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DFAULTSWEEP_FUZZ=ON -DFAULTSWEEP_BUILD_TESTS=OFF -DFAULTSWEEP_BUILD_BENCH=OFF \
+  "${launcher[@]}" >"$B/cmake-configure.log" 2>&1 || { tail -30 "$B/cmake-configure.log"; exit 1; }
+cmake --build "$B" -j"${FUZZ_BUILD_JOBS:-2}" --target fuzz_targets_all 2>&1 | tail -5
+
+# Seed corpora: job files (jobs/, tests/data, tests/malformed) for the loader; durations taken
+# from them for the duration parser.
+seed_corpus() {
+  local target=$1 dir=$2
+  mkdir -p "$dir"
+  case $target in
+    fuzz_job_loader)
+      find jobs tests/data tests/malformed -name '*.toml' -size -64k 2>/dev/null |
+        while read -r f; do cp "$f" "$dir/$(echo "$f" | tr / _)"; done ;;
+    fuzz_duration)
+      local i=0 d
+      for d in 90s 5min 2h 3d 1.5w 250ms 1e3 "10 min" -1s 1e308d inf nan "" 0x1p3s; do
+        printf '%s' "$d" >"$dir/seed$i"
+        i=$((i + 1))
+      done ;;
+    *)
+      # Reader targets bring their own seeds: fuzz/seeds/<target>/ if it exists.
+      [ -d "fuzz/seeds/$target" ] && cp -r "fuzz/seeds/$target/." "$dir/" ;;
+  esac
+  return 0
+}
+
+status=0
+mapfile -t targets < <(cd "$B/fuzz" && find . -maxdepth 1 -type f -executable -name 'fuzz_*' -printf '%f\n' | sort)
+for t in "${targets[@]}"; do
+  corpus="$B/corpus/$t"
+  findings="$B/findings/$t"
+  mkdir -p "$findings"
+  seed_corpus "$t" "$corpus"
+  echo "== $t: ${SECONDS_EACH} s"
+  log="$B/$t.log"
+  # Run from a scratch folder: job files may name relative paths; nothing may be written here.
+  scratch=$(mktemp -d)
+  (cd "$scratch" && "$B/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 \
+     -max_len=8192 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus") >"$log" 2>&1 \
+     || { status=1; echo "FAIL - $t found a problem:"; grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -10; }
+  rm -rf "$scratch"
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | tr '\n' ' '
+  echo
+  grep -E "^#[0-9]+ +DONE" "$log" | tail -1 || true
+done
+[ $status -eq 0 ] && echo "fuzz: ${#targets[@]} targets, ${SECONDS_EACH} s each, no findings"
+exit $status

@@ -1,0 +1,86 @@
+#include "faultsweep/sweep/provenance.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <string_view>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
+
+namespace faultsweep::sweep {
+namespace fs = std::filesystem;
+
+std::vector<fs::path> job_input_paths(const JobSpec& job) {
+  std::vector<fs::path> out;
+  std::set<std::string> seen;
+  const auto add = [&](const fs::path& p) {
+    if (seen.insert(p.lexically_normal().string()).second) out.push_back(p.lexically_normal());
+  };
+  std::set<std::string> seen_raw;  // many points share the same files: expand each path once
+  for (const Params& point : job.points)
+    for (const fs::path& p : job.model->input_files(point, job.base_dir)) {
+      if (!seen_raw.insert(p.string()).second) continue;
+      std::error_code ec;
+      if (!fs::is_directory(p, ec)) {
+        add(p);
+        continue;
+      }
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(p, ec))
+        if (e.is_regular_file(ec)) files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) add(f);
+    }
+  return out;
+}
+
+std::vector<InputFile> describe_inputs(const std::vector<fs::path>& paths) {
+  std::vector<InputFile> out;
+  for (const fs::path& p : paths) {
+    const std::string name = p.string();
+    const auto fail = [&](const char* what) {
+      return IoError(fmt::format("{}: cannot {} the input file to record its SHA-256: {}", name,
+                                 what, std::strerror(errno)));
+    };
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) throw fail("open");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      ::close(fd);
+      throw fail("stat");
+    }
+    InputFile f;
+    f.path = name;
+    f.size_bytes = static_cast<std::uint64_t>(st.st_size);
+    if (!S_ISREG(st.st_mode)) {
+      ::close(fd);
+      errno = EINVAL;
+      throw fail("hash (not a regular file)");
+    }
+    if (st.st_size == 0) {
+      f.sha256 = sha256_hex("");
+    } else {
+      void* m =
+          ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (m == MAP_FAILED) {
+        ::close(fd);
+        throw fail("map");
+      }
+      f.sha256 = sha256_hex(std::string_view(static_cast<const char*>(m), f.size_bytes));
+      ::munmap(m, static_cast<std::size_t>(st.st_size));
+    }
+    ::close(fd);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace faultsweep::sweep

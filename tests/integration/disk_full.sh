@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A full disk (a small tmpfs) while the journal or the HDF5 file is written: every run must end
+# with exit 3 and a message naming the file (never a segfault, MPI_Abort's 255 or a hang), leave
+# no temporary file behind, and a rerun with --resume on a disk with room must finish the sweep.
+# Needs root and mount(2); SKIPs (exit 0) where mounting is not permitted.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+MNT="$WORK/small"
+mkdir -p "$MNT"
+if ! mount -t tmpfs -o size=256k tmpfs "$MNT" 2>"$WORK/mount.err"; then
+  skip "cannot mount a tmpfs here ($(head -1 "$WORK/mount.err")): the disk-full test needs root"
+  finish
+  exit 0
+fi
+cleanup_mount() { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true; }
+trap 'cleanup_mount; fs_cleanup' EXIT
+
+# 40,000 points x 1 replica: the journal (28 bytes a task, about 1.1 MB) does not fit in 256 kB.
+job() {
+  cat <<TOML
+[sweep]
+model = "synthetic"
+replicas = 1
+[params]
+work = "0s"
+[axes]
+mean = { linear = [0, 1], n = $1 }
+TOML
+}
+
+section "the journal's disk fills up (256 kB tmpfs, ~1.1 MB of journal)"
+job 40000 >"$WORK/big.toml"
+run_fs journal_full run "$WORK/big.toml" --out "$MNT/big.h5" -q
+expect_rc "a failed journal write ends with exit 3" 3 journal_full
+check "the message names the journal and says why" grep -q "big.h5.journal: cannot write the journal: No space left on device" "$WORK/journal_full.err"
+check "no temporary HDF5 file is left" test -z "$(find "$MNT" -name '*.tmp.*')"
+
+section "the same under mpirun -np 2"
+rm -f "$MNT"/*
+run_mpi journal_full_mpi 2 run "$WORK/big.toml" --out "$MNT/big.h5" -q
+expect_rc "mpirun -np 2: a failed journal write ends with exit 3" 3 journal_full_mpi
+check "mpirun -np 2: the message names the journal" grep -q "cannot write the journal" "$WORK/journal_full_mpi.err"
+
+section "the HDF5 file's disk fills up (the journal fits, the results file does not)"
+rm -f "$MNT"/*
+# 6,000 points: a journal of ~170 kB fits; the results file (~300 kB with /points/params) does not.
+job 6000 >"$WORK/mid.toml"
+run_fs h5_full run "$WORK/mid.toml" --out "$MNT/mid.h5" -q
+expect_rc "a failed HDF5 write ends with exit 3 (no segfault at exit)" 3 h5_full
+check "the message names the file" grep -q "mid.h5.tmp" "$WORK/h5_full.err"
+check "no temporary HDF5 file is left" test -z "$(find "$MNT" -name '*.tmp.*')"
+check "the journal is kept for --resume" test -s "$MNT/mid.h5.journal"
+
+section "--resume on a disk with room finishes the sweep"
+cp "$MNT/mid.h5.journal" "$WORK/mid.h5.journal"
+run_fs resumed run "$WORK/mid.toml" --out "$WORK/mid.h5" --resume -q
+expect_rc "the resumed run completes" 0 resumed
+check "resumed file is complete" test "$(attr_complete "$WORK/mid.h5")" = 1
+check "every task came from the journal (6000 finished tasks)" grep -q "6000 finished tasks" "$WORK/resumed.err"
+
+finish
