@@ -310,6 +310,21 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     throw InputError("horizon", format_duration(p.real("horizon")), "must be > 0 and finite");
 }
 
+std::vector<std::filesystem::path> ClusterModel::input_files(
+    const Params& p, const std::filesystem::path& base_dir) const {
+  std::vector<std::filesystem::path> out;
+  const auto add = [&](const char* table, const char* selector, const char* value) {
+    const std::string sel = std::string(table) + "." + selector;
+    const std::string file = std::string(table) + ".file";
+    if (!p.has(sel) || p.str(sel) != value || !p.has(file)) return;
+    const std::filesystem::path f(p.str(file));
+    out.push_back(f.is_absolute() ? f : base_dir / f);
+  };
+  add("workload", "source", "swf");
+  add("failures", "process", "trace");
+  return out;
+}
+
 double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
   // Jobs simulated (the trace's length is not read here: only the order of costs matters).
   const Params w = p.sub("workload");

@@ -19,7 +19,8 @@ section "two interrupted runs of one job"
 run_fs ref run "$WORK/job.toml" --out "$WORK/ref.h5" -q
 expect_rc "reference run" 0 ref
 start_group a "$FS" run "$WORK/job.toml" --out "$WORK/a.h5" -q
-sleep 0.8
+sleep_until_exists "$WORK/a.h5.journal" 60 || fail "a: no journal within 60 s"
+sleep 0.3
 kill -TERM "$BG_PID"
 wait_rc "$BG_PID"
 expect_rc "run a stopped by SIGTERM" 75 a

@@ -51,7 +51,9 @@ resume_check() {
 
 section "SIGTERM to a run on 1 rank"
 start_group term "$FS" run "$JOB" --out "$WORK/term.h5"
-sleep 1
+# Once the run is under way (its journal exists): MPI's start-up alone can take a second.
+sleep_until_exists "$WORK/term.h5.journal" 60 || fail "term: no journal within 60 s"
+sleep 0.5
 kill -TERM "$BG_PID"
 wait_rc "$BG_PID"
 expect_rc "SIGTERM after 1 s exits 75" 75 term
@@ -61,7 +63,8 @@ resume_check term 1
 
 section "SIGINT (Ctrl-C) on 1 rank, resumed from the partial file alone"
 start_group int "$FS" run "$JOB" --out "$WORK/int.h5" -q
-sleep 1
+sleep_until_exists "$WORK/int.h5.journal" 60 || fail "int: no journal within 60 s"
+sleep 0.5
 kill -INT "$BG_PID"
 wait_rc "$BG_PID"
 expect_rc "SIGINT after 1 s exits 75" 75 int

@@ -68,7 +68,10 @@ mean = { linear = [0, 1], n = 12 }
 TOML
 run_fs slowref run "$WORK/slow.toml" --out "$WORK/slowref.h5" -q
 start_group st "$FS" run "$WORK/slow.toml" --slice 1/2 --out "$WORK/st.h5" -q
-sleep 0.7
+# Signal once the run is under way (its journal exists), not after a fixed time: on a loaded
+# machine MPI's start-up alone can take longer than a second.
+sleep_until_exists "$WORK/st.h5.journal" 60 || fail "st: no journal within 60 s"
+sleep 0.3
 kill -TERM "$BG_PID"
 wait_rc "$BG_PID"
 expect_rc "SIGTERM to a slice exits 75" 75 st

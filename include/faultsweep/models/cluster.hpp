@@ -58,6 +58,9 @@ class ClusterModel final : public Model {
   const std::vector<MetricSpec>& metrics() const override;
   bool deterministic() const override { return false; }
   void validate(const Params& p, const std::filesystem::path& base_dir) const override;
+  // The SWF trace (workload.file) and the failure trace (failures.file) the point reads.
+  std::vector<std::filesystem::path> input_files(
+      const Params& p, const std::filesystem::path& base_dir) const override;
   double cost(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 };
