@@ -98,14 +98,42 @@ double generation_bound_s(const workload::Workload& w, int nodes) {
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
 }
 
-// What a reader dropped or changed, on stderr once per file and summary in this process (a
-// job's points share their trace; the parse itself is cached).
-void report_read(const std::string& file, const std::string& summary) {
+// A line on stderr once per process (a job's points share their trace and settings).
+void say_once(const std::string& line) {
   static std::mutex mutex;
   static std::set<std::string> seen;
   const std::lock_guard<std::mutex> lock(mutex);
-  if (seen.insert(file + "\n" + summary).second)
-    std::fprintf(stderr, "read %s: %s\n", file.c_str(), summary.c_str());
+  if (seen.insert(line).second) std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// What a reader dropped or changed (the parse itself is cached).
+void report_read(const std::string& file, const std::string& summary) {
+  say_once("read " + file + ": " + summary);
+}
+
+// Settings under which jobs can hardly progress, warned of at load time (a run in which no
+// job completes for 2^25 events stops with an error anyway). `mean_runtime_s`: NaN if unknown.
+void warn_progress(const Params& p, double mean_runtime_s) {
+  const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
+  const double cost_s = p.real("checkpoint_cost");
+  if (mode == sim::CheckpointMode::periodic && p.real("checkpoint_interval") <= cost_s)
+    say_once(
+        fmt::format("warning: checkpoint_interval = {} is not longer than checkpoint_cost "
+                    "= {}: jobs spend at least half their time writing checkpoints",
+                    format_duration(p.real("checkpoint_interval")), format_duration(cost_s)));
+  const double node_s = node_mtbf_s(p);
+  if ((mode == sim::CheckpointMode::young || mode == sim::CheckpointMode::daly) &&
+      std::isfinite(node_s) && sim::young_interval_s(cost_s, node_s) <= cost_s)
+    say_once(
+        fmt::format("warning: node MTBF {} is below 2 x checkpoint_cost ({}): every "
+                    "job's Young interval is shorter than writing one checkpoint",
+                    format_duration(node_s), format_duration(cost_s)));
+  const double machine_s = node_s / static_cast<double>(p.integer("nodes"));
+  if (std::isfinite(machine_s) && mean_runtime_s > 100 * machine_s)
+    say_once(
+        fmt::format("warning: the machine fails every {} on average, over 100 times per "
+                    "mean job run time ({}): jobs may hardly progress",
+                    format_duration(machine_s), format_duration(mean_runtime_s)));
 }
 
 bool uses_predictor(const Params& p) {
@@ -273,6 +301,8 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   in_table("workload", [&] { workload::validate_workload(p.sub("workload"), base_dir); });
   // A trace is read whole (and cached for the run) here, at load time: bad content is an
   // error before any output or journal is created, and `faultsweep check` finds it too.
+  double mean_runtime_s = p.has("workload.mean_runtime") ? p.real("workload.mean_runtime")
+                                                         : std::numeric_limits<double>::quiet_NaN();
   if (p.has("workload.source") && p.str("workload.source") == "swf") {
     RunContext ctx;
     ctx.base_dir = base_dir;
@@ -280,6 +310,9 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
       const workload::Workload w =
           workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
       report_read(p.str("workload.file"), w.stats.summary());
+      double sum_s = 0;
+      for (const workload::Job& j : w.jobs) sum_s += j.runtime_s;
+      if (!w.jobs.empty()) mean_runtime_s = sum_s / static_cast<double>(w.jobs.size());
     });
   }
   in_table("failures", [&] {
@@ -308,6 +341,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   }
   if (p.has("horizon") && !(p.real("horizon") > 0 && std::isfinite(p.real("horizon"))))
     throw InputError("horizon", format_duration(p.real("horizon")), "must be > 0 and finite");
+  warn_progress(p, mean_runtime_s);
 }
 
 std::vector<std::filesystem::path> ClusterModel::input_files(

@@ -122,4 +122,30 @@ run_fs outmissing run "$JOB" --out "$WORK/nope/x.h5" -q
 expect_rc "--out in a missing folder" 2 outmissing
 check "the missing folder is not created" test ! -e "$WORK/nope"
 
+section "check warns of settings under which jobs can hardly progress"
+cat >"$WORK/noprogress.toml" <<'TOML'
+[sweep]
+model = "cluster"
+seed = 1
+output = "noprogress.h5"
+replicas = 1
+[params]
+nodes = 64
+workload = { source = "fars", jobs = 100, mean_interarrival = "100s", mean_runtime = "10h", mean_size = 4 }
+failures = { process = "renewal", dist = "exponential", mean = "5min", downtime = "1min" }
+checkpoint = "periodic"
+checkpoint_interval = "2min"
+checkpoint_cost = "5min"
+[axes]
+queue = ["easy", "fcfs"]
+TOML
+run_fs noprogress check "$WORK/noprogress.toml"
+expect_rc "check of a job with hopeless settings still succeeds" 0 noprogress
+check "it warns: interval not longer than the checkpoint cost" \
+  grep -q "checkpoint_interval = 2min is not longer than checkpoint_cost = 5min" "$WORK/noprogress.err"
+check "it warns: the machine fails far more often than jobs last" \
+  grep -q "the machine fails every" "$WORK/noprogress.err"
+check "each warning once, not once per point" \
+  test "$(grep -c "warning:" "$WORK/noprogress.err")" = 2
+
 finish
