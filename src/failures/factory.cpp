@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <variant>
 
@@ -236,6 +239,37 @@ TraceLog read_trace(const TraceSpec& t, const std::filesystem::path& path) {
   return t.lanl ? read_lanl(path, t.lanl_options) : read_trace_csv(path, t.stop_on_bad);
 }
 
+// Parsed logs, shared by validation, provenance and every replica of the process (read-only
+// once inserted). Keyed by the resolved file, its modification time and the failures table
+// (which holds every reader option); a parse error is not cached and is thrown each time.
+std::shared_ptr<const TraceLog> cached_log(const TraceSpec& t, const std::filesystem::path& path,
+                                           const std::string& table_text) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const TraceLog>> cache;
+  std::error_code ec;
+  const auto abs = std::filesystem::weakly_canonical(path, ec);
+  const auto mtime = std::filesystem::last_write_time(path, ec);
+  const std::string key = fmt::format("{}|{}|{}", (ec ? path : abs).string(),
+                                      mtime.time_since_epoch().count(), table_text);
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    it = cache.emplace(key, std::make_shared<const TraceLog>(read_trace(t, path))).first;
+    const TraceLog& log = *it->second;
+    if (log.bad > 0) {  // once per parse, not per point
+      std::fprintf(stderr, "warning: %s: %zu bad record(s) skipped, e.g.\n", t.file.c_str(),
+                   log.bad);
+      for (const auto& m : log.bad_messages) std::fprintf(stderr, "  %s\n", m.c_str());
+    }
+  }
+  return it->second;
+}
+
+std::filesystem::path resolve(const std::string& file, const std::filesystem::path& base_dir) {
+  const std::filesystem::path p(file);
+  return p.is_absolute() ? p : base_dir / p;
+}
+
 void check_trace_fits(const TraceSpec& t, const TraceLog& log, int nodes) {
   if (log.nodes + t.node_offset > nodes)
     throw InputError("file", "\"" + t.file + "\"",
@@ -256,19 +290,23 @@ const std::vector<std::string>& failure_duration_keys() {
 void validate_failures(const Params& table, int nodes, const std::filesystem::path& base_dir) {
   const Spec s = parse(table, nodes);
   if (s.process != "trace") return;
-  const std::filesystem::path p(s.trace.file);
-  const TraceLog log = read_trace(s.trace, p.is_absolute() ? p : base_dir / p);
+  const TraceLog& log =
+      *cached_log(s.trace, resolve(s.trace.file, base_dir), table.canonical_text());
   if (log.events.empty())
     throw InputError("file", "\"" + s.trace.file + "\"",
                      s.trace.lanl ? fmt::format("no failures selected (system = {})",
                                                 s.trace.lanl_options.system)
                                   : std::string("no failures in the file"));
   check_trace_fits(s.trace, log, nodes);
-  if (log.bad > 0) {
-    std::fprintf(stderr, "warning: %s: %zu bad record(s) skipped, e.g.\n", s.trace.file.c_str(),
-                 log.bad);
-    for (const auto& m : log.bad_messages) std::fprintf(stderr, "  %s\n", m.c_str());
-  }
+}
+
+std::optional<InputReading> trace_reading(const Params& table, int nodes,
+                                          const std::filesystem::path& base_dir) {
+  const Spec s = parse(table, nodes);
+  if (s.process != "trace") return std::nullopt;
+  const std::filesystem::path path = resolve(s.trace.file, base_dir);
+  const TraceLog& log = *cached_log(s.trace, path, table.canonical_text());
+  return InputReading{path.lexically_normal(), table.canonical_text(), log.counts(), log.summary()};
 }
 
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
@@ -300,9 +338,9 @@ std::unique_ptr<FailureSource> make_failure_source(const Params& table, int node
         ctx.stream(Purpose::downtimes,
                    keyed({"downtime", "downtime_dist", "downtime_sigma"}, false)),
         horizon_s);
-  TraceLog log = read_trace(s.trace, ctx.resolve(s.trace.file));
-  check_trace_fits(s.trace, log, nodes);
-  return std::make_unique<TraceSource>(std::move(log.events), s.trace.node_offset, horizon_s);
+  const auto log = cached_log(s.trace, ctx.resolve(s.trace.file), table.canonical_text());
+  check_trace_fits(s.trace, *log, nodes);
+  return std::make_unique<TraceSource>(log->events, s.trace.node_offset, horizon_s);
 }
 
 }  // namespace faultsweep::failures

@@ -317,6 +317,8 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   }
   in_table("failures", [&] {
     failures::validate_failures(p.sub("failures"), static_cast<int>(nodes), base_dir);
+    if (auto r = failures::trace_reading(p.sub("failures"), static_cast<int>(nodes), base_dir))
+      report_read(p.str("failures.file"), r->summary);
   });
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
@@ -356,6 +358,15 @@ std::vector<std::filesystem::path> ClusterModel::input_files(
   };
   add("workload", "source", "swf");
   add("failures", "process", "trace");
+  return out;
+}
+
+std::vector<InputReading> ClusterModel::input_readings(
+    const Params& p, const std::filesystem::path& base_dir) const {
+  std::vector<InputReading> out;
+  const int nodes = static_cast<int>(p.integer("nodes"));
+  if (auto r = workload::swf_reading(p.sub("workload"), nodes, base_dir)) out.push_back(*r);
+  if (auto r = failures::trace_reading(p.sub("failures"), nodes, base_dir)) out.push_back(*r);
   return out;
 }
 

@@ -59,6 +59,9 @@ int inspect_file(const std::string& path, std::FILE* out) {
   for (const InputFile& in : s.inputs)
     std::fprintf(out, "  input      %s (%llu bytes, sha256 %s)\n", in.path.c_str(),
                  static_cast<unsigned long long>(in.size_bytes), in.sha256.c_str());
+  for (const InputFile& in : s.inputs)
+    for (const InputReading& r : in.read)
+      std::fprintf(out, "  read       %s: %s\n", in.path.c_str(), r.summary.c_str());
   std::fprintf(out, "  points     %zu\n", t.points);
   for (const auto& a : s.axes)
     std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());

@@ -83,4 +83,27 @@ std::vector<InputFile> describe_inputs(const std::vector<fs::path>& paths) {
   return out;
 }
 
+void attach_readings(const JobSpec& job, std::vector<InputFile>& files) {
+  std::set<std::pair<std::string, std::string>> seen;  // (path, options)
+  for (const Params& point : job.points)
+    for (InputReading& r : job.model->input_readings(point, job.base_dir)) {
+      const std::string path = r.path.lexically_normal().string();
+      if (!seen.insert({path, r.options}).second) continue;
+      auto it = std::find_if(files.begin(), files.end(),
+                             [&](const InputFile& f) { return f.path == path; });
+      if (it == files.end()) {
+        auto more = describe_inputs({r.path.lexically_normal()});
+        files.push_back(std::move(more.front()));
+        it = std::prev(files.end());
+      }
+      it->read.push_back(std::move(r));
+    }
+}
+
+std::vector<InputFile> describe_job_inputs(const JobSpec& job) {
+  std::vector<InputFile> files = describe_inputs(job_input_paths(job));
+  attach_readings(job, files);
+  return files;
+}
+
 }  // namespace faultsweep::sweep

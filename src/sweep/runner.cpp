@@ -239,6 +239,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
     try {
       input_paths = job_input_paths(*job);
       inputs = describe_inputs(input_paths);
+      attach_readings(*job, inputs);
       out = output_path(*job, opt, slice);
       journal_path = out.string() + ".journal";
       bool already_complete = false;

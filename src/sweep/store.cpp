@@ -88,13 +88,26 @@ namespace {
 
 void write_inputs(hid_t root, const std::vector<InputFile>& inputs, const std::string& f) {
   io::Handle g = io::create_group(root, "inputs", f);
-  io::write_attr(g.id(), "description",
-                 std::string("the input files the job read: path, size_bytes, sha256"), f);
+  io::write_attr(
+      g.id(), "description",
+      std::string("the input files the job read: path, size_bytes, sha256; read/<j>: what "
+                  "the reader kept, dropped or changed (counts by name, summary, "
+                  "options)"),
+      f);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     io::Handle e = io::create_group(g.id(), std::to_string(i), f);
     io::write_attr(e.id(), "path", inputs[i].path, f);
     io::write_attr(e.id(), "size_bytes", inputs[i].size_bytes, f);
     io::write_attr(e.id(), "sha256", inputs[i].sha256, f);
+    if (inputs[i].read.empty()) continue;
+    io::Handle read = io::create_group(e.id(), "read", f);
+    for (std::size_t j = 0; j < inputs[i].read.size(); ++j) {
+      const InputReading& r = inputs[i].read[j];
+      io::Handle g = io::create_group(read.id(), std::to_string(j), f);
+      io::write_attr(g.id(), "options", r.options, f);
+      io::write_attr(g.id(), "summary", r.summary, f);
+      for (const auto& [name, n] : r.counts) io::write_attr(g.id(), name, n, f);
+    }
   }
 }
 
@@ -108,6 +121,17 @@ std::vector<InputFile> read_inputs(hid_t root, const std::string& f) {
     in.path = io::read_attr_string(e.id(), "path", f);
     in.size_bytes = io::read_attr_uint(e.id(), "size_bytes", f);
     in.sha256 = io::read_attr_string(e.id(), "sha256", f);
+    if (io::exists(e.id(), "read")) {
+      io::Handle read = io::open_group(e.id(), "read", f);
+      for (std::size_t j = 0; io::exists(read.id(), std::to_string(j)); ++j) {
+        io::Handle g = io::open_group(read.id(), std::to_string(j), f);
+        InputReading r;
+        r.path = in.path;
+        r.options = io::read_attr_string(g.id(), "options", f);
+        r.summary = io::read_attr_string(g.id(), "summary", f);
+        in.read.push_back(std::move(r));  // the counts stay in the file (attributes by name)
+      }
+    }
     out.push_back(std::move(in));
   }
   return out;
@@ -184,7 +208,7 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
                    bool complete, const std::string& slice, const std::vector<InputFile>* inputs) {
   const std::vector<InputFile> described =
-      inputs ? std::vector<InputFile>{} : describe_inputs(job_input_paths(job));
+      inputs ? std::vector<InputFile>{} : describe_job_inputs(job);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
   std::error_code ec;
   std::filesystem::remove(tmp, ec);

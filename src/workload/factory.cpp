@@ -252,6 +252,25 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   (void)generate(TableReader(one), source, nodes, a, rt, s);
 }
 
+std::optional<InputReading> swf_reading(const Params& table, int nodes,
+                                        const std::filesystem::path& base_dir) {
+  const TableReader r(table);
+  if (source_of(r) != "swf") return std::nullopt;
+  SwfOptions opt = swf_options(r);
+  opt.machine_nodes = nodes > 0 ? nodes : 0;
+  RunContext ctx;
+  ctx.base_dir = base_dir;
+  const std::filesystem::path path = ctx.resolve(swf_file(r));
+  const auto trace = cached_trace(path, opt);
+  ReadStats st = trace->stats;
+  const auto all = static_cast<std::int64_t>(trace->jobs.size());
+  const std::int64_t skip = std::min(r.integer_or("skip_jobs", 0, 0), all);
+  const std::int64_t max = table.has("max_jobs") ? r.integer_or("max_jobs", 0, 1) : all;
+  st.jobs = std::min(max, all - skip);
+  const std::string options = fmt::format("{};skip_jobs={};max_jobs={}", opt.key(), skip, max);
+  return InputReading{path.lexically_normal(), options, st.counts(), st.summary()};
+}
+
 Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
   const TableReader r(table);
   const std::string source = source_of(r);

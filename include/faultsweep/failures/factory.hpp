@@ -34,9 +34,11 @@
 // differ only in W, alpha or downtime are paired too.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/input_reading.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/failures/failure_source.hpp"
@@ -53,6 +55,12 @@ void validate_failures(const Params& table, int nodes, const std::filesystem::pa
 // downtimes, canonical text of the table + nodes), so points that differ only in scheduling
 // policy see the same failures. `horizon_s` bounds generation where a process needs it
 // (Zhang's segments are generated up to it; events after it may be dropped).
+// What reading the failure trace of `table` kept and dropped (TraceLog::counts and summary;
+// options = the table's canonical text); nullopt unless process = "trace". The parse is cached
+// per file, options and modification time, shared with validate_failures and the sources.
+std::optional<InputReading> trace_reading(const Params& table, int nodes,
+                                          const std::filesystem::path& base_dir);
+
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,
                                                    const RunContext& ctx);
 

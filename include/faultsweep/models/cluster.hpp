@@ -61,6 +61,10 @@ class ClusterModel final : public Model {
   // The SWF trace (workload.file) and the failure trace (failures.file) the point reads.
   std::vector<std::filesystem::path> input_files(
       const Params& p, const std::filesystem::path& base_dir) const override;
+  // What the SWF reader and the failure-trace reader kept and dropped (workload::swf_reading,
+  // failures::trace_reading).
+  std::vector<InputReading> input_readings(const Params& p,
+                                           const std::filesystem::path& base_dir) const override;
   double cost(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 };

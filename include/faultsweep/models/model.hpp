@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/input_reading.hpp"
 #include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/run_context.hpp"
@@ -53,6 +54,14 @@ class Model {
       out.push_back(f.is_absolute() ? f : base_dir / f);
     }
     return out;
+  }
+  // What the model's input readers kept, dropped or changed in each file it reads for point p
+  // (stored under /inputs/<i>/read/<j>). Default: nothing to report. Called once per point on
+  // rank 0 after validate(); a reader's parse is expected to be cached by then.
+  virtual std::vector<InputReading> input_readings(const Params& p,
+                                                   const std::filesystem::path& base_dir) const {
+    (void)p, (void)base_dir;
+    return {};
   }
   // One replica: writes one value per metric, in metrics() order, into out.
   virtual void run(const Params& p, const RunContext& ctx, std::span<double> out) const = 0;

@@ -34,9 +34,11 @@
 //   lublin, zhang sizes: serial_prob (0.24), pow2_prob (0.75), size_lo_log2 (0.8),
 //     size_mid_log2 (size_hi_log2 - 2.5), size_hi_log2 (log2 nodes), size_p_low (0.86).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/input_reading.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/workload/job.hpp"
@@ -56,5 +58,11 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
 // that differ only in load get the same jobs scaled. Trace workloads are cached per file and
 // options (parsed once per process).
 Workload make_workload(const Params& table, int nodes, const RunContext& ctx);
+
+// What reading the SWF file of `table` on a machine of `nodes` nodes kept, dropped and changed
+// (ReadStats::counts and summary; "jobs" counts the jobs of the skip_jobs / max_jobs window);
+// nullopt unless source = "swf". Uses the same cached parse as make_workload.
+std::optional<InputReading> swf_reading(const Params& table, int nodes,
+                                        const std::filesystem::path& base_dir);
 
 }  // namespace faultsweep::workload
