@@ -178,6 +178,9 @@ def baseline_claims(res, name):
         out.append((f"{where}: gain FSD-D / SUL-D / JFR-D",
                     _per_strategy(lambda v: f"{v:.2f}", fars.PAPER_GAIN[name]) + " %",
                     _per_strategy(lambda e: e[0].pct(1), gains)))
+        paper = fars.PAPER_GAIN[name]
+        out.append((f"{where}: lowest gain", fars.LABEL[min(paper, key=paper.get)],
+                    fars.LABEL[min(gains, key=lambda s: gains[s][0].mean)]))
         pts = dict(members)
         if "jobs" in res.metrics:
             out.append((f"{where}: failed jobs FCFS -> FARS", "600+ -> ~400",
@@ -210,14 +213,25 @@ def sweep_claims(res, kind, law):
     pick = lambda pred: _per_strategy(  # noqa: E731
         lambda v: f"{min((y for x, y in zip(xs, v) if pred(x)), default=float('nan')):.1f}", g)
     ends = _per_strategy(lambda v: f"{v[0]:.1f}->{v[-1]:.1f}", g)
+    # Per-metric gains of panels (a, b), SUL-D's: kiviat.AXES order (resp 2, sul 3, jfr 4).
+    metric = {a: [100 * r[2]["sul_d"][i].mean for r in rows] for i, a in enumerate(fars.kv.AXES)
+              if "sul_d" in rows[0][2]}
+    peak = (lambda a: f"{max(metric[a]):.1f} at {xs[int(np.argmax(metric[a]))]:g}"  # noqa: E731
+            if metric else "-")
     if kind == "load":
         return [(f"{fig}: min gain, load <= 0.7 (%)", ">= 30", pick(lambda x: x <= 0.7 + 1e-9)),
                 (f"{fig}: gain at load {xs[-1]:g} (%)", ">= 15", pick(lambda x: x == xs[-1])),
-                (f"{fig}: gain load {xs[0]:g} -> {xs[-1]:g} (%)", "falls", ends)]
+                (f"{fig}: gain load {xs[0]:g} -> {xs[-1]:g} (%)", "falls", ends),
+                (f"{fig}a: SUL-D's Resp gain peaks at load (%)", "0.9", peak("resp"))]
+    ends_of = (lambda a: f"{metric[a][-1]:.1f}->{metric[a][0]:.1f}"  # noqa: E731
+               if metric else "-")
     return [(f"{fig}: min gain, node MTBF > 14 d (%)", "> 30", pick(lambda x: x > 14 + 1e-9)),
             (f"{fig}: gain at 14 d (%)", "> 20", pick(lambda x: abs(x - 14) < 1e-6)),
             (f"{fig}: gain {xs[-1]:g} d -> {xs[0]:g} d (%)", "falls, fast below 7 d",
-             _per_strategy(lambda v: f"{v[-1]:.1f}->{v[0]:.1f}", g))]
+             _per_strategy(lambda v: f"{v[-1]:.1f}->{v[0]:.1f}", g)),
+            (f"{fig}a: SUL-D's SUL / JFR gains {xs[-1]:g} d -> {xs[0]:g} d (%)", "50 -> 20",
+             f"{ends_of('sul')} / {ends_of('jfr')}"),
+            (f"{fig}a: SUL-D's Resp gain peaks at d (%)", "~40 at 3.5", peak("resp"))]
 
 
 def heat_claims(grid, base, name, fig):

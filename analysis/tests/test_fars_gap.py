@@ -111,3 +111,32 @@ def test_paper_table_puts_ours_beside_every_printed_baseline_number(make_results
     assert claims["Fig. 4 (exp): Resp FCFS -> FARS (s)"][0] == "19,400+ -> ~18,000"
     lines = fars_gap.paper_lines(tmp_path)
     assert any("Ours beside the paper" in ln for ln in lines)
+
+
+def test_paper_table_gives_the_sweep_trends_and_the_lowest_gain(make_results, tmp_path):
+    loads = [0.1, 0.7, 0.95]
+    axes = {"workload.target_load": [], "strategy": []}
+    rows = []
+    for load in loads:
+        for s in STRATEGIES:
+            axes["workload.target_load"].append(load)
+            axes["strategy"].append(s)
+            # SUL-D's factor 0.7 at load 0.1 rising to 0.95 at 0.95: its gain falls 51 % -> 10 %.
+            c = 1.0 if s == "none" else {0.1: 0.7, 0.7: 0.8, 0.95: 0.95}[load] + (
+                0.01 if s == "fsd_d" else 0.0)
+            rows.append(scaled_metrics(np.full(R, c)))
+    make_results("load_exp.h5", axes=axes, model="cluster",
+                 metrics={m: np.array([r[m] for r in rows]) for m in rows[0]})
+    claims = {c: (p, o) for c, p, o in fars_gap.paper_claims(tmp_path)}
+    assert claims["Fig. 6 (exp): min gain, load <= 0.7 (%)"][1].split(" / ")[1] == "36.0"
+    assert claims["Fig. 6 (exp): gain at load 0.95 (%)"][1].split(" / ")[1] == "9.8"
+    assert claims["Fig. 6 (exp): gain load 0.1 -> 0.95 (%)"][1].split(" / ")[1] == "51.0->9.8"
+    # Every axis is c x FCFS's, so SUL-D's Resp gain is 1 - c: 30 % at load 0.1, its peak.
+    assert claims["Fig. 6 (exp)a: SUL-D's Resp gain peaks at load (%)"] == ("0.9", "30.0 at 0.1")
+    strategies = ["none", "fsd_d", "sul_d", "jfr_d"]
+    cs = [factors(s, i) for i, s in enumerate(strategies)]  # FSD-D's factor is the largest
+    base = [scaled_metrics(c) for c in cs]
+    make_results("baseline_weibull.h5", axes={"strategy": strategies}, model="cluster",
+                 metrics={m: np.array([r[m] for r in base]) for m in base[0]})
+    claims = {c: (p, o) for c, p, o in fars_gap.paper_claims(tmp_path)}
+    assert claims["Fig. 5 (Weibull): lowest gain"] == ("FSD-D", "FSD-D")
