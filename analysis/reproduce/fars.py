@@ -5,6 +5,7 @@ Figs. 4-10 and a table of ours beside every number the paper prints.
     python3 analysis/reproduce/fars.py sweep FILE.h5 --axis AXIS [--out PNG]
     python3 analysis/reproduce/fars.py heatmap GRID.h5 BASELINE.h5 [--name ...] [--out PNG]
     python3 analysis/reproduce/fars.py table RESULTS_DIR
+    python3 analysis/reproduce/fars.py sensitivity DIR [--baseline BASELINE.h5]   (fars_gap.py)
 
 Files are what jobs/fars/*.toml write: every file has the string axis `strategy` (none = plain
 FCFS/EASY, sul_d, jfr_d, fsd_d); any other axes (e.g. workload.target_load, failures.mean) make
@@ -361,7 +362,8 @@ def cmd_table(results_dir, out_dir=None):
                                  out_dir / f"{grid}.png")
     if not found:
         raise UsageError(f"{d}: none of the jobs/fars result files found")
-    return lines
+    from reproduce import fars_gap
+    return lines + fars_gap.paper_lines(d)
 
 
 def main(argv=None) -> int:
@@ -384,6 +386,9 @@ def main(argv=None) -> int:
     t = sub.add_parser("table", help="every number the paper prints, ours beside")
     t.add_argument("results_dir")
     t.add_argument("--out", default=None)
+    g = sub.add_parser("sensitivity", help="gain per rebuilt Table-3 choice (fars_gap.py)")
+    g.add_argument("directory")
+    g.add_argument("--baseline", default=None)
     args = ap.parse_args(argv)
     try:
         if args.cmd == "baseline":
@@ -392,6 +397,9 @@ def main(argv=None) -> int:
             lines = cmd_sweep(load(args.file), args.axis, args.out)
         elif args.cmd == "heatmap":
             lines = cmd_heatmap(load(args.grid, False), load(args.baseline), args.name, args.out)
+        elif args.cmd == "sensitivity":
+            from reproduce import fars_gap
+            lines = fars_gap.cmd_sensitivity(args.directory, args.baseline)
         else:
             lines = cmd_table(args.results_dir, args.out)
     except (UsageError, KeyError) as e:
