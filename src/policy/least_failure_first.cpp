@@ -59,6 +59,13 @@ void LffMigration::on_job_end(const ClusterView& v, std::int32_t done, Decisions
     if (moving_until_s_[static_cast<std::size_t>(j.id)] > now_s) continue;  // still moving
     for (const std::int32_t n : j.nodes) busy_.push_back({h.failures(n), n, j.id});
   }
+  // Most job ends move nothing: check the best pair before sorting.
+  const auto by_failures = [](const Slot& a, const Slot& b) { return a.failures < b.failures; };
+  if (busy_.empty() ||
+      std::max_element(busy_.begin(), busy_.end(), by_failures)->failures -
+              std::min_element(idle_.begin(), idle_.end(), by_failures)->failures <=
+          threshold_)
+    return;
   // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first).
   std::sort(idle_.begin(), idle_.end(), [](const Slot& a, const Slot& b) {
     return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
