@@ -4,6 +4,8 @@ Large-Scale Cluster Scheduling", JSSPP 2004: Table 1, Figures 3-6 and the findin
     python3 analysis/reproduce/zhang.py table1 [RESULTS_DIR] [--scale 18000]
     python3 analysis/reproduce/zhang.py figures RESULTS_DIR --out DIR
     python3 analysis/reproduce/zhang.py findings RESULTS_DIR [--negligible 0.10]
+    python3 analysis/reproduce/zhang.py s5-findings RESULTS_DIR   # §5.2: see zhang_s5.py
+    python3 analysis/reproduce/zhang.py s5-figures RESULTS_DIR --out DIR
 
 RESULTS_DIR holds the files jobs/zhang/*.toml write: baseline.h5 (no failures), fig3a.h5 (axis
 failures.shape), fig3b.h5 (failures.W), fig3c.h5 (failures.alpha), fig4.h5 (failures.downtime),
@@ -628,10 +630,19 @@ def main(argv=None) -> int:
     g.add_argument("results_dir")
     g.add_argument("--negligible", type=float, default=0.10,
                    help="relative effect below which an effect counts as negligible (0.10)")
+    handlers = {"table1": cmd_table1, "figures": cmd_figures, "findings": cmd_findings}
+    usage_errors: tuple = (UsageError,)
+    try:  # §5.2 (Figs. 5(c), 6(c), 7-11) lives in zhang_s5.py, which imports this module
+        from reproduce import zhang_s5
+    except ImportError:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from reproduce import zhang_s5
+    handlers.update(zhang_s5.add_commands(sub))
+    usage_errors += (zhang_s5.z.UsageError,)
     args = ap.parse_args(argv)
     try:
-        return {"table1": cmd_table1, "figures": cmd_figures, "findings": cmd_findings}[args.cmd](args)
-    except UsageError as e:
+        return handlers[args.cmd](args)
+    except usage_errors as e:
         print(f"zhang.py: error: {e}", file=sys.stderr)
         return 2
 

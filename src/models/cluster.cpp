@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cluster_metrics.hpp"
+#include "cluster_zhang.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
@@ -77,7 +78,9 @@ sim::SimConfig config_of(const Params& p) {
   c.on_failure = sim::on_failure_from(p.str("on_failure"));
   c.checkpoint = sim::checkpoint_mode_from(p.str("checkpoint"));
   c.checkpoint_interval_s = p.real("checkpoint_interval");
-  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none ? 0 : p.real("checkpoint_cost");
+  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none && !zhang_checkpoints(p)
+                            ? 0
+                            : p.real("checkpoint_cost");
   if (c.checkpoint == sim::CheckpointMode::young || c.checkpoint == sim::CheckpointMode::daly)
     c.node_mtbf_s = node_mtbf_s(p);
   c.horizon_s = p.has("horizon") ? p.real("horizon") : kInf;
@@ -137,12 +140,15 @@ void warn_progress(const Params& p, double mean_runtime_s) {
 }
 
 bool uses_predictor(const Params& p) {
+  if (p.has("strategy") && is_zhang_strategy(p.str("strategy")))
+    return zhang_uses_predictor(p.str("strategy"));
   return p.has("strategy") && p.str("strategy") != "none";
 }
 
 // A runtime strategy other than "none" reads a predictor of real failures and keeps the
 // queue's reservation: check what it needs before any run.
 void validate_strategy(const Params& p) {
+  if (p.has("strategy") && is_zhang_strategy(p.str("strategy"))) return validate_zhang(p);
   if (!uses_predictor(p)) return;
   const std::string name = p.str("strategy");
   if (p.sub("fars").values().empty())
@@ -275,6 +281,7 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                           "(failures/predictor.hpp; own random stream)");
     pred.optional = true;
     s.push_back(pred);
+    s.push_back(zhang_param_spec());
     return s;
   }();
   return specs;

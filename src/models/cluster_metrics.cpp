@@ -74,6 +74,14 @@ const std::vector<ClusterMetric>& cluster_metrics() {
        [](const sim::Metrics& m) { return static_cast<double>(m.predicted_false); }},
       {{"predictions_missed", "1", "failing (node, interval) pairs the predictor did not report"},
        [](const sim::Metrics& m) { return static_cast<double>(m.predicted_missed); }},
+      {{"checkpoint_overhead_ratio", "1",
+        "per job, wall time spent writing checkpoints (periodic ones and those a strategy "
+        "asks for, including a checkpoint cut short by a failure) / total execution time, "
+        "mean over completed jobs (Zhang §5.1, Figs. 5(c), 6(c))"},
+       [](const sim::Metrics& m) { return m.checkpoint_overhead_ratio; }},
+      {{"checkpoints", "1",
+        "checkpoints completed by all jobs (periodic ones and those a strategy asks for)"},
+       [](const sim::Metrics& m) { return static_cast<double>(m.checkpoints); }},
   };
   return table;
 }

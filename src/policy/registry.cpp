@@ -4,6 +4,8 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/fars.hpp"
+#include "faultsweep/policy/least_failure_first.hpp"
+#include "faultsweep/policy/zhang_checkpointing.hpp"
 
 namespace faultsweep::policy {
 
@@ -32,6 +34,8 @@ const Choice<AllocatorFactory> kAllocators[] = {
     {"first_fit", "lowest free ids", make_alloc<FirstFit>},
     {"round_robin", "the next free ids after the last handed out, wrapping",
      make_alloc<RoundRobin>},
+    {"lff", "Least Failure First: fewest failures so far, then lowest ids (Zhang §5.2.3)",
+     make_alloc<LeastFailureFirst>},
 };
 
 const Choice<SizeFactory> kSizes[] = {
@@ -61,6 +65,11 @@ std::unique_ptr<RuntimeStrategy> make_fars(const Params& p) {
   return std::make_unique<FarsRuntime>(K, p);
 }
 
+template <BucketChoice C>
+std::unique_ptr<RuntimeStrategy> make_bucket(const Params& p) {
+  return std::make_unique<BucketCheckpointing>(C, p);
+}
+
 const Choice<StrategyFactory> kStrategies[] = {
     {"none", "no runtime strategy",
      [](const Params&) -> std::unique_ptr<RuntimeStrategy> {
@@ -70,6 +79,20 @@ const Choice<StrategyFactory> kStrategies[] = {
      make_fars<FarsStrategy::sul_d>},
     {"jfr_d", "FARS rescheduling by job-failure-rate gain (Eq. 3)", make_fars<FarsStrategy::jfr_d>},
     {"fsd_d", "FARS rescheduling by failure-slowdown gain (Eq. 4)", make_fars<FarsStrategy::fsd_d>},
+    {"predict_exact", "Zhang §5.2.1: the job a failure will hit checkpoints just before it",
+     [](const Params& p) -> std::unique_ptr<RuntimeStrategy> {
+       return std::make_unique<PredictExact>(p);
+     }},
+    {"bucket_all", "Zhang §5.2.2: checkpoint all running jobs in buckets predicted to fail",
+     make_bucket<BucketChoice::all>},
+    {"bucket_long", "Zhang §5.2.2: checkpoint jobs running >= zhang.long_run in such buckets",
+     make_bucket<BucketChoice::longer>},
+    {"bucket_big", "Zhang §5.2.2: checkpoint the zhang.big_k largest jobs in such buckets",
+     make_bucket<BucketChoice::big>},
+    {"lff_migrate", "Zhang §5.2.3: on a job end, migrate later jobs to safer idle nodes",
+     [](const Params& p) -> std::unique_ptr<RuntimeStrategy> {
+       return std::make_unique<LffMigration>(p);
+     }},
 };
 
 }  // namespace

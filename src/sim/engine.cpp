@@ -30,6 +30,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   FS_CHECK(cfg_.nodes >= 1, "simulation needs at least one node");
   FS_CHECK(needs_.period_s > 0, "a strategy's period must be > 0");
   FS_CHECK(needs_.warning_lead_s > 0, "a strategy's warning lead time must be > 0");
+  FS_CHECK(needs_.predict_every >= 1 && needs_.predict_window_s >= 0,
+           "a strategy's prediction window must be >= 0 and its spacing >= 1 tick");
   const auto n_nodes = static_cast<std::size_t>(cfg_.nodes);
   start_s_ = jobs.empty() ? 0.0 : std::min(0.0, jobs.front().submit_s);
   now_ = start_s_;

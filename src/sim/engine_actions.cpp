@@ -118,6 +118,7 @@ void Simulation::checkpoint_now(std::int32_t j) {
   ++jobs_[static_cast<std::size_t>(j)].checkpoints_now;
   ++checkpoints_now_;
   restart_execution(j, cfg_.checkpoint_cost_s);
+  jobs_[static_cast<std::size_t>(j)].lead_checkpoint = true;
 }
 
 }  // namespace faultsweep::sim

@@ -114,11 +114,14 @@ void Simulation::on_warning() {
 }
 
 void Simulation::on_tick() {
-  if (predictor_ != nullptr) {
+  if (predictor_ != nullptr && ticks_++ % needs_.predict_every == 0) {
+    const double window_s = needs_.predict_window_s > 0 ? needs_.predict_window_s : needs_.period_s;
     failing_.clear();
-    for (const failures::FailureEvent& f : failures_.window(now_ + needs_.period_s))
+    for (const failures::FailureEvent& f : failures_.window(now_ + window_s))
       failing_.push_back(f.node);
     predictor_->predict(failing_, predictor_rng_, predicted_);
+  } else {
+    predicted_.clear();
   }
   decisions_.clear();
   strategy_->on_tick(*this, decisions_);

@@ -97,6 +97,13 @@ void Simulation::on_complete(std::int32_t j) {
   }
   set_job_state(r, JobState::done);
   r.finish_s = now_;
+  // Zhang §5.1: the checkpoints of the final execution (its lead, if a checkpoint, and the
+  // periodic ones of its remaining work) were all written.
+  const CheckpointPlan done_plan{r.interval_s, cfg_.checkpoint_cost_s};
+  const double periodic = done_plan.checkpoints_for(r.exec_work_s);
+  r.checkpoint_s += periodic * done_plan.cost_s + (r.lead_checkpoint ? r.exec_lead_s : 0.0);
+  r.checkpoints_written += static_cast<std::int32_t>(periodic) + (r.lead_checkpoint ? 1 : 0);
+  r.lead_checkpoint = false;
   r.progress_s = r.runtime_s;
   r.overhead_s += r.exec_lead_s;
   r.carry_s = r.carry_wall_s = r.exec_lead_s = 0;
@@ -119,10 +126,16 @@ Simulation::Settled Simulation::settle(JobRecord& r) {
   if (elapsed_s < r.exec_lead_s) {  // still in the lead: the carry is not committed yet
     out.uncommitted_s = r.carry_s;
     out.uncommitted_wall_s = r.carry_wall_s + elapsed_s;
+    if (r.lead_checkpoint) r.checkpoint_s += elapsed_s;  // a checkpoint cut short
     return out;
   }
   if (r.carry_s != 0) r.progress_s += r.carry_s;
   r.overhead_s += r.exec_lead_s;
+  if (r.lead_checkpoint) {
+    r.checkpoint_s += r.exec_lead_s;
+    ++r.checkpoints_written;
+    r.lead_checkpoint = false;
+  }
   r.carry_s = r.carry_wall_s = 0;
   // Roll back to the last completed checkpoint (Zhang §5.1): whole (I + C) segments are kept.
   const CheckpointPlan plan{r.interval_s, cfg_.checkpoint_cost_s};
@@ -134,6 +147,12 @@ Simulation::Settled Simulation::settle(JobRecord& r) {
                                  : 0;
   out.uncommitted_wall_s = std::max(0.0, e_s - kept_wall_s);
   out.uncommitted_s = plan.work_done_after(e_s, r.exec_work_s) - out.committed_s;
+  if (std::isfinite(r.interval_s)) {
+    // Wall time not spent working was spent writing periodic checkpoints (the last one
+    // possibly cut short); the completed ones are the committed segments.
+    r.checkpoint_s += std::max(0.0, e_s - plan.work_done_after(e_s, r.exec_work_s));
+    r.checkpoints_written += static_cast<std::int32_t>(std::lround(out.committed_s / r.interval_s));
+  }
   return out;
 }
 
@@ -147,6 +166,7 @@ void Simulation::interrupt(std::int32_t j, std::int32_t failed_node, double up_s
   r.progress_s += s.committed_s;
   r.lost_s += s.uncommitted_wall_s;
   r.carry_s = r.carry_wall_s = r.exec_lead_s = 0;
+  r.lead_checkpoint = false;
   info_[static_cast<std::size_t>(j)].est_wall_s = est_wall_s(r);
 
   if (cfg_.on_failure == OnFailure::wait_repair) {
@@ -249,6 +269,7 @@ void Simulation::restart_execution(std::int32_t j, double lead_s) {
   r.carry_s = s.uncommitted_s;
   r.carry_wall_s = s.uncommitted_wall_s;
   r.exec_lead_s = lead_s;
+  r.lead_checkpoint = false;  // checkpoint_now() marks its lead
   info_[static_cast<std::size_t>(j)].est_wall_s = est_wall_s(r);
   begin_execution(j);
   dirty_ = true;  // its expected end moved

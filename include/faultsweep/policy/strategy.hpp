@@ -30,6 +30,11 @@ struct StrategyNeeds {
   bool job_ends = false;
   // Keep every failure time per node in the node history.
   bool failure_times = false;
+  // With a predictor attached: each prediction covers [tick, tick + predict_window_s) (0: the
+  // period) and is made at every predict_every-th tick from the first; the ticks in between
+  // see an empty predicted() (Zhang §5.2.2: one prediction per bucket, checkpoints within it).
+  double predict_window_s = 0;
+  int predict_every = 1;
 };
 
 enum class NodeUse : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3, spare = 4 };

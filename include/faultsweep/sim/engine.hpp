@@ -95,6 +95,9 @@ struct JobRecord {
   std::int32_t moves = 0;            // migrations applied (each moves one or more processes)
   std::int32_t checkpoints_now = 0;  // checkpoints a strategy asked for
   double overhead_s = 0;             // wall time of completed move / checkpoint-now overheads
+  double checkpoint_s = 0;  // wall time writing checkpoints (periodic, on demand; cut ones too)
+  std::int32_t checkpoints_written = 0;  // checkpoints completed (periodic and on demand)
+  bool lead_checkpoint = false;          // the current lead is a checkpoint (not a move)
   // Engine bookkeeping.
   double since_s = 0;            // entered the current state
   double exec_start_s = 0;       // current execution
@@ -126,6 +129,10 @@ struct Metrics {
   std::int64_t predicted_true = 0, predicted_false = 0, predicted_missed = 0;
   // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
   double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
+  // Zhang §5.1 Figs. 5(c)/6(c): per job, wall time writing checkpoints / execution time, mean
+  // over completed jobs; checkpoints completed by all jobs.
+  double checkpoint_overhead_ratio = 0;
+  std::int64_t checkpoints = 0;
 };
 
 class Simulation final : private policy::ReleaseSource,
@@ -261,6 +268,7 @@ class Simulation final : private policy::ReleaseSource,
   double start_s_ = 0, now_ = 0;
   std::size_t next_submit_ = 0;
   std::size_t warn_k_ = 0;  // the next failure to warn of, counted from the lookahead's front
+  std::int64_t ticks_ = 0;  // strategy ticks so far (for StrategyNeeds::predict_every)
   std::int64_t head_key_ = 0;
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
   std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;

@@ -1,0 +1,62 @@
+#pragma once
+// Least Failure First (Zhang, Squillante, Sivasubramaniam & Sahoo, JSSPP 2004, §5.2.3, Fig. 11):
+// nodes that have failed more are less safe.
+//
+// Initial assignment — the allocator `lff`: a starting job gets the free nodes with the fewest
+// failures so far (failures::NodeHistory, which the engine writes when a failure happens: never
+// a failure of the future), ties by the lower node id (so with no failures yet it is first fit).
+//
+// Migration — the strategy `lff_migrate`: when a job J finishes, the running jobs that started
+// after J (first start later than J's) may move processes from less safe nodes to safer idle
+// nodes: the busy node with the most failures is paired with the idle node with the fewest, and
+// so on, while failures(from) - failures(to) > lff_threshold (the `zhang` table; an integer >= 0,
+// default 1: the paper's threshold is not printed). Each moved job keeps all its work and
+// restarts after migration_overhead (checkpoint on the old nodes, restart on the new ones: 5 min
+// in the paper); a job still in such an overhead is not moved again. Migrations are counted in
+// the `migrations` metric.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/strategy.hpp"
+
+namespace faultsweep::policy {
+
+class LeastFailureFirst final : public Allocator {
+ public:
+  using Allocator::allocate;
+  std::string_view name() const override { return "lff"; }
+  // Allocates memory once (its scratch buffer, on the first call), never after.
+  void allocate(const AllocationContext& ctx, const NodeSet& free,
+                std::span<std::int32_t> out) override;
+
+ private:
+  struct Ranked {
+    std::int64_t failures;
+    std::int32_t node;
+  };
+  std::vector<Ranked> scratch_;
+};
+
+class LffMigration final : public RuntimeStrategy {
+ public:
+  explicit LffMigration(const Params& point);
+  std::string_view name() const override { return "lff_migrate"; }
+  StrategyNeeds needs() const override;
+  void on_job_end(const ClusterView& view, std::int32_t job, Decisions& out) override;
+
+ private:
+  struct Slot {
+    std::int64_t failures;
+    std::int32_t node;
+    std::int32_t job;  // -1: an idle node
+  };
+  std::int64_t threshold_;
+  double overhead_s_;
+  std::vector<Slot> idle_, busy_;
+  std::vector<double> moving_until_s_;  // by job: the end of its migration overhead
+};
+
+}  // namespace faultsweep::policy

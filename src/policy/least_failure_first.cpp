@@ -1,0 +1,84 @@
+#include "faultsweep/policy/least_failure_first.hpp"
+
+#include <algorithm>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/zhang_checkpointing.hpp"
+
+namespace faultsweep::policy {
+
+// Zhang §5.2.3 "Initial Assignment": the safest free nodes (lowest failure count so far).
+void LeastFailureFirst::allocate(const AllocationContext& ctx, const NodeSet& free,
+                                 std::span<std::int32_t> out) {
+  FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "lff: not enough nodes");
+  if (scratch_.capacity() < static_cast<std::size_t>(free.nodes()))
+    scratch_.reserve(static_cast<std::size_t>(free.nodes()));
+  scratch_.clear();
+  for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1))
+    scratch_.push_back({ctx.history != nullptr ? ctx.history->failures(n) : 0, n});
+  const auto safer = [](const Ranked& a, const Ranked& b) {
+    return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
+  };
+  const auto k = static_cast<std::ptrdiff_t>(out.size());
+  std::partial_sort(scratch_.begin(), scratch_.begin() + k, scratch_.end(), safer);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = scratch_[i].node;
+}
+
+LffMigration::LffMigration(const Params& point) {
+  const ZhangConfig c = zhang_config_of(point);
+  threshold_ = c.lff_threshold;
+  overhead_s_ = c.migration_overhead_s;
+  const auto n = static_cast<std::size_t>(point.integer("nodes"));
+  idle_.reserve(n);
+  busy_.reserve(n);
+}
+
+StrategyNeeds LffMigration::needs() const {
+  StrategyNeeds n;
+  n.job_ends = true;
+  return n;
+}
+
+// Zhang §5.2.3 "Migration": on a job end, later-started jobs leave less safe nodes for safer
+// idle ones when the failure counts differ by more than the threshold.
+void LffMigration::on_job_end(const ClusterView& v, std::int32_t done, Decisions& out) {
+  if (moving_until_s_.empty()) moving_until_s_.assign(v.job_info().size(), -1.0);
+  const failures::NodeHistory& h = v.history();
+  const double now_s = v.now_s();
+  const double done_start_s = now_s - v.job(done).elapsed_s;
+  idle_.clear();
+  busy_.clear();
+  const NodeSet& free = v.free();
+  for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1))
+    idle_.push_back({h.failures(n), n, -1});
+  if (idle_.empty()) return;
+  for (const Release& r : v.running()) {
+    const JobView j = v.job(r.job);
+    // Started after `done` (1 us guards the rounding of the derived start times).
+    if (!j.running || now_s - j.elapsed_s <= done_start_s + 1e-6) continue;
+    if (moving_until_s_[static_cast<std::size_t>(j.id)] > now_s) continue;  // still moving
+    for (const std::int32_t n : j.nodes) busy_.push_back({h.failures(n), n, j.id});
+  }
+  // Most job ends move nothing: check the best pair before sorting.
+  const auto by_failures = [](const Slot& a, const Slot& b) { return a.failures < b.failures; };
+  if (busy_.empty() ||
+      std::max_element(busy_.begin(), busy_.end(), by_failures)->failures -
+              std::min_element(idle_.begin(), idle_.end(), by_failures)->failures <=
+          threshold_)
+    return;
+  // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first).
+  std::sort(idle_.begin(), idle_.end(), [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
+  });
+  std::sort(busy_.begin(), busy_.end(), [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures > b.failures : a.node < b.node;
+  });
+  const std::size_t pairs = std::min(idle_.size(), busy_.size());
+  for (std::size_t i = 0; i < pairs; ++i) {
+    if (busy_[i].failures - idle_[i].failures <= threshold_) break;
+    out.moves.push_back({busy_[i].job, busy_[i].node, idle_[i].node, overhead_s_});
+    moving_until_s_[static_cast<std::size_t>(busy_[i].job)] = now_s + overhead_s_;
+  }
+}
+
+}  // namespace faultsweep::policy
