@@ -74,6 +74,10 @@ const std::vector<ClusterMetric>& cluster_metrics() {
        [](const sim::Metrics& m) { return static_cast<double>(m.predicted_false); }},
       {{"predictions_missed", "1", "failing (node, interval) pairs the predictor did not report"},
        [](const sim::Metrics& m) { return static_cast<double>(m.predicted_missed); }},
+      {{"mean_slowdown_above_floor", "1",
+        "response / runtime, mean over completed jobs whose failure-free run time is at least "
+        "slowdown_floor (default 1 h; NaN if none): mean_slowdown without the short jobs"},
+       [](const sim::Metrics& m) { return m.mean_slowdown_above_floor; }},
   };
   return table;
 }

@@ -69,6 +69,9 @@ struct SimConfig {
   // bound when the run has no horizon).
   double failure_stop_s = std::numeric_limits<double>::infinity();
   workload::Speedup speedup;  // run time of moldable jobs vs their size
+  // Metrics::mean_slowdown_above_floor counts only jobs whose failure-free run time is at least
+  // this many seconds (the cluster model's `slowdown_floor`).
+  double slowdown_floor_s = 3600.0;
 };
 
 // Job lifecycle; time is accounted per state (waiting, running, suspended).
@@ -126,6 +129,9 @@ struct Metrics {
   std::int64_t predicted_true = 0, predicted_false = 0, predicted_missed = 0;
   // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
   double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
+  // response / runtime, mean over completed jobs with runtime >= SimConfig::slowdown_floor_s
+  // (NaN if none).
+  double mean_slowdown_above_floor = std::numeric_limits<double>::quiet_NaN();
 };
 
 class Simulation final : private policy::ReleaseSource,
