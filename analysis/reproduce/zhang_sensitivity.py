@@ -9,7 +9,7 @@ RESULTS_DIR (results/zhang_sensitivity) holds, per run variant V of jobs/zhang/s
 V.h5 (one sweep holding every point of Figs. 3-6, see CASES) and V_baseline.h5 (no failures).
 Metric variants reuse the `current` files with mean_slowdown replaced by another metric.
 
-table
+table [--markdown]
     Per finding and variant AGREE / DISAGREE (zhang.py's verdicts, unchanged) with the
     finding's deciding effect and its 95 % CI (HEADLINES), then for every finding that
     disagrees under `current` the variants that turn it into agreement (or: none does).
@@ -316,8 +316,33 @@ def render(table: dict[str, dict[str, Cell]], variants=VARIANTS) -> list[str]:
     return lines
 
 
+def _fx(c: Cell) -> str:
+    return c.effect.fmt(pct=True) if c.effect else "-"
+
+
+def render_markdown(table: dict[str, dict[str, Cell]]) -> list[str]:
+    """The summary as a Markdown table: A / D per variant, then the flipping changes."""
+    keys = list(table["current"])
+    fl = flips(table)
+    out = ["| finding | " + " | ".join(table) + " | the change that flips it (effect, 95 % CI) |",
+           "|---|" + "---|" * (len(table) + 1)]
+    for k in keys:
+        cells = " | ".join(("A" if table[v][k].agree else "**D**") if k in table[v] else "-" for v in table)
+        cur = table["current"][k]
+        if cur.agree:
+            note = f"agrees: {cur.what} {_fx(cur)}"
+        elif not fl.get(k):
+            note = f"**none** (current: {cur.what} {_fx(cur)})"
+        else:
+            note = "; ".join(f"`{v}`: {table[v][k].what} {_fx(table[v][k])}" for v in fl[k])
+            note += f" (current: {_fx(cur)})"
+        out.append(f"| {k} | {cells} | {note} |")
+    return out
+
+
 def cmd_table(args) -> int:
-    for line in render(study(args.results_dir, args.negligible)):
+    table = study(args.results_dir, args.negligible)
+    for line in (render_markdown(table) if args.markdown else render(table)):
         print(line)
     return 0
 
@@ -347,6 +372,7 @@ def main(argv=None) -> int:
     t = sub.add_parser("table")
     t.add_argument("results_dir")
     t.add_argument("--negligible", type=float, default=0.10)
+    t.add_argument("--markdown", action="store_true", help="the summary as a Markdown table")
     b = sub.add_parser("baselines")
     b.add_argument("results_dir")
     args = ap.parse_args(argv)

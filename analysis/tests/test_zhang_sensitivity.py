@@ -97,6 +97,9 @@ def test_flips_lists_the_variants_that_turn_a_disagreement_into_agreement():
     text = "\n".join(zs.render(table, [zs.Variant("current", "-", "c"), zs.Variant("x", "g", "x"),
                                        zs.Variant("y", "g", "y")]))
     assert "no single assumption of this study explains it" in text
+    md = zs.render_markdown(table)
+    assert md[2].startswith("| F1 | A | A | **D** | agrees")
+    assert "`x`" in md[3] and "`y`" in md[3] and "**none**" in md[4]
 
 
 def test_job_files_zip_exactly_the_cases():
