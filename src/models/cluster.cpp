@@ -13,6 +13,7 @@
 
 #include "cluster_metrics.hpp"
 #include "cluster_zhang.hpp"
+#include "cluster_slowdown.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
@@ -84,6 +85,7 @@ sim::SimConfig config_of(const Params& p) {
   if (c.checkpoint == sim::CheckpointMode::young || c.checkpoint == sim::CheckpointMode::daly)
     c.node_mtbf_s = node_mtbf_s(p);
   c.horizon_s = p.has("horizon") ? p.real("horizon") : kInf;
+  c.slowdown_floor_s = slowdown_floor_s(p);
   return c;
 }
 
@@ -282,6 +284,7 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     pred.optional = true;
     s.push_back(pred);
     s.push_back(zhang_param_spec());
+    s.push_back(slowdown_floor_spec());
     return s;
   }();
   return specs;
@@ -317,6 +320,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
       const workload::Workload w =
           workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
       report_read(p.str("workload.file"), w.stats.summary());
+      for (const std::string& note : w.notes) report_read(p.str("workload.file"), note);
       double sum_s = 0;
       for (const workload::Job& j : w.jobs) sum_s += j.runtime_s;
       if (!w.jobs.empty()) mean_runtime_s = sum_s / static_cast<double>(w.jobs.size());
@@ -350,6 +354,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   }
   if (p.has("horizon") && !(p.real("horizon") > 0 && std::isfinite(p.real("horizon"))))
     throw InputError("horizon", format_duration(p.real("horizon")), "must be > 0 and finite");
+  (void)slowdown_floor_s(p);
   warn_progress(p, mean_runtime_s);
 }
 

@@ -82,6 +82,10 @@ const std::vector<ClusterMetric>& cluster_metrics() {
       {{"checkpoints", "1",
         "checkpoints completed by all jobs (periodic ones and those a strategy asks for)"},
        [](const sim::Metrics& m) { return static_cast<double>(m.checkpoints); }},
+      {{"mean_slowdown_above_floor", "1",
+        "response / runtime, mean over completed jobs whose failure-free run time is at least "
+        "slowdown_floor (default 1 h; NaN if none): mean_slowdown without the short jobs"},
+       [](const sim::Metrics& m) { return m.mean_slowdown_above_floor; }},
   };
   return table;
 }

@@ -7,4 +7,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/models/cluster.cpp
   src/models/cluster_metrics.cpp
   src/models/cluster_zhang.cpp
+  src/models/cluster_slowdown.cpp
 )

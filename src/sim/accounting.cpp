@@ -112,6 +112,8 @@ Metrics Simulation::metrics() const {
   double work_node_s = 0, resp = 0, wait = 0, sd = 0, bsd = 0, wlr = 0, fsd = 0, mct = 0;
   double mwt = 0, sul_node_s = 0, moldable_fraction = 0, ckpt_ratio = 0;
   std::int64_t failed_jobs = 0, moldable_started = 0;
+  double sd_floor = 0;  // slowdowns of the jobs at or above the run-time floor
+  std::int64_t above_floor = 0;
   for (const JobRecord& r : jobs_) {
     if (r.state == JobState::rejected) continue;
     if (r.moldable && !std::isnan(r.first_start_s)) {
@@ -128,6 +130,10 @@ Metrics Simulation::metrics() const {
     wait += r.waiting_s;
     sd += r.runtime_s > 0 ? resp_s / r.runtime_s : 1.0;
     bsd += std::max(1.0, resp_s / std::max(r.runtime_s, 10.0));
+    if (r.runtime_s >= cfg_.slowdown_floor_s) {
+      sd_floor += resp_s / r.runtime_s;
+      ++above_floor;
+    }
     wlr += r.running_s > 0 ? r.lost_s / r.running_s : 0.0;
     ckpt_ratio += r.running_s > 0 ? r.checkpoint_s / r.running_s : 0.0;  // Zhang Fig. 5(c)
     // FARS §5.3 FSD: time delay caused by failures over the failure-free execution time
@@ -156,6 +162,7 @@ Metrics Simulation::metrics() const {
   m.sul_node_hours = sul_node_s / 3600.0;
   if (moldable_started > 0)
     m.mean_moldable_size_fraction = moldable_fraction / static_cast<double>(moldable_started);
+  if (above_floor > 0) m.mean_slowdown_above_floor = sd_floor / static_cast<double>(above_floor);
   m.jfr = m.jobs > 0 ? static_cast<double>(failed_jobs) / static_cast<double>(m.jobs) : nan;
   m.throughput_per_h = m.makespan_s > 0 ? c / (m.makespan_s / 3600.0) : nan;
   return m;

@@ -15,6 +15,7 @@
 #include "faultsweep/workload/generators.hpp"
 #include "faultsweep/workload/load.hpp"
 #include "faultsweep/workload/swf.hpp"
+#include "faultsweep/workload/transform.hpp"
 
 namespace faultsweep::workload {
 namespace {
@@ -22,9 +23,10 @@ namespace {
 using Keys = std::vector<std::string>;
 
 const Keys kSources = {"swf", "fars", "lublin", "zhang"};
-const Keys kCommon = {"source", "target_load", "scale", "moldable", "speedup", "serial_fraction"};
-const Keys kSwf = {"file",           "size",     "estimate", "bad_lines",
-                   "procs_per_node", "max_jobs", "skip_jobs"};
+const Keys kCommon = {"source",  "target_load",     "scale",     "moldable",
+                      "speedup", "serial_fraction", "long_jobs", "long_bound"};
+const Keys kSwf = {"file",           "size",     "estimate",  "bad_lines",
+                   "procs_per_node", "max_jobs", "skip_jobs", "size_scale"};
 const Keys kGenerated = {"jobs", "mean_interarrival", "estimate_factor", "nodes"};
 const Keys kFars = {"mean_runtime", "mean_size"};
 const Keys kSizes = {"serial_prob",   "pow2_prob",    "size_lo_log2",
@@ -59,7 +61,8 @@ void check_keys(const TableReader& t, const std::string& source) {
 
 // Keys that do not change the jobs' draws: load scaling and moldability are applied to the same
 // jobs, so points that differ only in them are paired (common random numbers, DESIGN §4).
-const Keys kNotInStreams = {"target_load", "scale", "moldable", "speedup", "serial_fraction"};
+const Keys kNotInStreams = {"target_load",     "scale",     "moldable",  "speedup",
+                            "serial_fraction", "long_jobs", "long_bound"};
 
 std::string stream_text(const Params& table) {
   Params t;
@@ -129,6 +132,10 @@ SwfOptions swf_options(const TableReader& t) {
                                                                              : BadLines::fail;
   o.procs_per_node = static_cast<std::int32_t>(t.integer_or("procs_per_node", 1, 1));
   return o;
+}
+
+bool proportional_sizes(const TableReader& t) {
+  return t.choice_or("size_scale", "none", {"none", "proportional"}) == "proportional";
 }
 
 std::string swf_file(const TableReader& t) {
@@ -217,7 +224,7 @@ std::shared_ptr<const Workload> cached_trace(const std::filesystem::path& path,
 
 const std::vector<std::string>& workload_duration_keys() {
   static const std::vector<std::string> keys = {"mean_interarrival", "mean_runtime",
-                                                "runtime_mean1", "runtime_mean2"};
+                                                "runtime_mean1", "runtime_mean2", "long_bound"};
   return keys;
 }
 
@@ -227,8 +234,10 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   check_keys(r, source);
   (void)scaling_of(r, source);
   (void)moldability_of(r);
+  (void)long_job_rule(r);
   if (source == "swf") {
     (void)swf_options(r);
+    (void)proportional_sizes(r);
     (void)r.integer_or("max_jobs", 0, 1);
     (void)r.integer_or("skip_jobs", 0, 0);
     const std::string file = swf_file(r);
@@ -277,10 +286,13 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
   check_keys(r, source);
   const Scaling scaling = scaling_of(r, source);
   const Moldability moldability = moldability_of(r);
+  const LongJobRule long_jobs = long_job_rule(r);
   Workload w;
   if (source == "swf") {
     SwfOptions opt = swf_options(r);
-    opt.machine_nodes = nodes > 0 ? nodes : 0;
+    // size_scale = "proportional" reads the trace on its own machine and scales sizes below.
+    const bool proportional = proportional_sizes(r) && nodes > 0;
+    opt.machine_nodes = nodes > 0 && !proportional ? nodes : 0;
     const auto trace = cached_trace(ctx.resolve(swf_file(r)), opt);
     w.machine_nodes = trace->machine_nodes;
     w.stats = trace->stats;
@@ -298,6 +310,13 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
     const double t0 = w.jobs.front().submit_s;
     for (Job& j : w.jobs) j.submit_s -= t0;
     w.stats.jobs = static_cast<std::int64_t>(w.jobs.size());
+    if (proportional) {
+      const auto changed = scale_sizes(w.jobs, w.machine_nodes, nodes);
+      w.notes.push_back(
+          fmt::format("size_scale = \"proportional\": sizes x {}/{}, {} of {} changed", nodes,
+                      w.machine_nodes, changed, w.jobs.size()));
+      w.machine_nodes = nodes;
+    }
   } else {
     const int gen_nodes = generator_nodes(r, nodes);
     // The streams' text is the table without target_load, scale and the moldability keys:
@@ -312,6 +331,9 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
     w.machine_nodes = nodes;
   }
   if (scaling.target > 0) scale_to_load(w.jobs, w.machine_nodes, scaling.target, scaling.how);
+  if (long_jobs.action != LongJobs::keep)
+    w.notes.push_back(
+        apply_long_jobs(w.jobs, long_jobs, w.machine_nodes, scaling.target).summary(long_jobs));
   // Moldable jobs: one uniform draw per job, in job order, from a stream of its own
   // (Purpose::moldable; same text as the other streams), moldable iff u < fraction. The other
   // streams' draws are untouched, and the moldable set at a smaller fraction is a subset of

@@ -69,6 +69,9 @@ struct SimConfig {
   // bound when the run has no horizon).
   double failure_stop_s = std::numeric_limits<double>::infinity();
   workload::Speedup speedup;  // run time of moldable jobs vs their size
+  // Metrics::mean_slowdown_above_floor counts only jobs whose failure-free run time is at least
+  // this many seconds (the cluster model's `slowdown_floor`).
+  double slowdown_floor_s = 3600.0;
 };
 
 // Job lifecycle; time is accounted per state (waiting, running, suspended).
@@ -133,6 +136,9 @@ struct Metrics {
   // over completed jobs; checkpoints completed by all jobs.
   double checkpoint_overhead_ratio = 0;
   std::int64_t checkpoints = 0;
+  // response / runtime, mean over completed jobs with runtime >= SimConfig::slowdown_floor_s
+  // (NaN if none).
+  double mean_slowdown_above_floor = std::numeric_limits<double>::quiet_NaN();
 };
 
 class Simulation final : private policy::ReleaseSource,

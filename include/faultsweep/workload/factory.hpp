@@ -19,11 +19,16 @@
 //     scale = "runtimes" (default) | "interarrivals" | "none" (only without target_load).
 //     Only "fars" has a default target_load, the paper's 0.7 (FARS §5.2.1); scale = "none"
 //     turns it off.
+//     long_jobs = "keep" (default) | "drop" | "split" with long_bound (duration): jobs longer
+//     than the bound after load scaling are dropped (gaps then shrunk to keep target_load) or
+//     split into equal pieces (transform.hpp).
 //   swf: file (relative to the job file's folder; plain or .gz); size = "requested" (default)
 //     | "allocated"; estimate = "requested" (default) | "runtime"; bad_lines = "skip" (default)
 //     | "fail"; procs_per_node (default 1); skip_jobs (drop the first N usable jobs, default 0);
 //     max_jobs (then keep at most N). The simulated machine's `nodes` replaces the header's
 //     machine size (wider jobs are dropped and counted); a window's submit times restart at 0.
+//     size_scale = "none" (default) | "proportional": sizes x nodes / the header's machine
+//     (transform.hpp), read on the header's machine.
 //   fars, lublin, zhang: jobs (default 10000); mean_interarrival (duration); estimate_factor
 //     (estimate = runtime * factor, >= 1, default 1); nodes (the size model's machine, at most
 //     the simulated one; default the simulated one).

@@ -59,6 +59,7 @@ struct Workload {
   std::int32_t machine_nodes = 0;  // from the SWF header (MaxNodes/MaxProcs) or the generator
   Speedup speedup;                 // of the moldable jobs
   ReadStats stats;
+  std::vector<std::string> notes;  // what workload options changed (transform.hpp), one line each
 };
 
 }  // namespace faultsweep::workload
