@@ -21,6 +21,7 @@
 #include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/registry.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
@@ -275,6 +276,7 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                           "(failures/predictor.hpp; own random stream)");
     pred.optional = true;
     s.push_back(pred);
+    for (ParamSpec& r : policy::reliability_param_specs()) s.push_back(std::move(r));
     return s;
   }();
   return specs;
@@ -320,8 +322,9 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   });
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
-  (void)policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  (void)policy::make_point_size_chooser(p);
   validate_strategy(p);
+  policy::validate_reliability(p);
   (void)make_strategy(p);
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
@@ -380,9 +383,8 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
   const auto queue = policy::make_queue_policy(p.str("queue"));
-  const auto allocator = policy::make_allocator(p.str("allocator"));
-  const auto sizes =
-      policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  const auto allocator = policy::make_point_allocator(p);
+  const auto sizes = policy::make_point_size_chooser(p);
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and

@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/models/synthetic.cpp
   src/models/cluster.cpp
   src/models/cluster_metrics.cpp
+  src/models/cluster_waste.cpp
 )

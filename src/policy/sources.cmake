@@ -6,4 +6,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/size_chooser.cpp
   src/policy/fars.cpp
   src/policy/fars_select.cpp
+  src/policy/reliability_aware.cpp
+  src/policy/ra_opt.cpp
 )

@@ -155,6 +155,7 @@ Metrics Simulation::metrics() const {
     m.mean_moldable_size_fraction = moldable_fraction / static_cast<double>(moldable_started);
   m.jfr = m.jobs > 0 ? static_cast<double>(failed_jobs) / static_cast<double>(m.jobs) : nan;
   m.throughput_per_h = m.makespan_s > 0 ? c / (m.makespan_s / 3600.0) : nan;
+  m.waste = waste_breakdown(jobs_, cfg_.speedup);
   return m;
 }
 

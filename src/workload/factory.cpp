@@ -15,6 +15,7 @@
 #include "faultsweep/workload/generators.hpp"
 #include "faultsweep/workload/load.hpp"
 #include "faultsweep/workload/swf.hpp"
+#include "faultsweep/workload/thesis_options.hpp"
 
 namespace faultsweep::workload {
 namespace {
@@ -34,6 +35,7 @@ const Keys kZhang = {"runtime_order", "runtime_probs", "runtime_means"};
 
 Keys allowed_keys(const std::string& source) {
   Keys k = kCommon;
+  k.insert(k.end(), thesis_option_keys().begin(), thesis_option_keys().end());
   const auto add = [&](const Keys& more) { k.insert(k.end(), more.begin(), more.end()); };
   if (source == "swf") {
     add(kSwf);
@@ -217,7 +219,8 @@ std::shared_ptr<const Workload> cached_trace(const std::filesystem::path& path,
 
 const std::vector<std::string>& workload_duration_keys() {
   static const std::vector<std::string> keys = {"mean_interarrival", "mean_runtime",
-                                                "runtime_mean1", "runtime_mean2"};
+                                                "runtime_mean1",     "runtime_mean2",
+                                                "long_runtime",      "submit_all_at"};
   return keys;
 }
 
@@ -227,6 +230,7 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   check_keys(r, source);
   (void)scaling_of(r, source);
   (void)moldability_of(r);
+  check_thesis_options(r);
   if (source == "swf") {
     (void)swf_options(r);
     (void)r.integer_or("max_jobs", 0, 1);
@@ -302,6 +306,7 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
     Engine e = ctx.stream(Purpose::moldable, stream_text(table));
     for (Job& j : w.jobs) j.moldable = uniform01(e) < moldability.fraction;
   }
+  apply_thesis_options(r, w);
   return w;
 }
 

@@ -4,4 +4,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/workload/load.cpp
   src/workload/generators.cpp
   src/workload/factory.cpp
+  src/workload/thesis_options.cpp
 )

@@ -47,6 +47,7 @@
 #include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/sim/waste.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::sim {
@@ -126,6 +127,7 @@ struct Metrics {
   std::int64_t predicted_true = 0, predicted_false = 0, predicted_missed = 0;
   // Chosen / requested size, mean over the moldable jobs that started (NaN if none).
   double mean_moldable_size_fraction = std::numeric_limits<double>::quiet_NaN();
+  WasteBreakdown waste;  // by run length and size (Gottumukkala Ch. 5, §6.4.5; sim/waste.hpp)
 };
 
 class Simulation final : private policy::ReleaseSource,
