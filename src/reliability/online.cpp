@@ -41,24 +41,29 @@ void OnlineReliability::update(const failures::NodeHistory& h, double now_s) {
   }
   tau_s_ = tau;
   ++refits_;
+  counts_.resize(nodes);
+  std::int64_t total = 0;
   for (std::size_t i = 0; i < nodes; ++i) {
-    const auto node = static_cast<std::int32_t>(i);
-    const auto times = h.failure_times_s(node);
+    const auto times = h.failure_times_s(static_cast<std::int32_t>(i));
     // Only the failures at or before the refit instant (the fit of tau, whenever it runs).
-    const auto n = static_cast<std::int64_t>(std::upper_bound(times.begin(), times.end(), tau) -
-                                             times.begin());
-    refit_node(h, node, n);
+    counts_[i] = static_cast<std::int64_t>(std::upper_bound(times.begin(), times.end(), tau) -
+                                           times.begin());
+    total += counts_[i];
   }
+  // A node without failures so far gets the machine's pooled rate (see the header).
+  pooled_scale_s_ =
+      total > 0 ? tau * static_cast<double>(nodes) / static_cast<double>(total) : kInf;
+  for (std::size_t i = 0; i < nodes; ++i) refit_node(h, static_cast<std::int32_t>(i), counts_[i]);
   refit_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void OnlineReliability::refit_node(const failures::NodeHistory& h, std::int32_t node,
                                    std::int64_t n) {
   const auto i = static_cast<std::size_t>(node);
-  // Exponential MLE over (0, tau] (Gottumukkala Eq. 5.3 needs lambda): n / tau.
+  // Exponential MLE over (0, tau] (Gottumukkala Eq. 5.3 needs lambda): n / tau; n = 0: pooled.
   const auto exponential = [&] {
     shape_[i] = 1.0;
-    scale_s_[i] = n > 0 ? tau_s_ / static_cast<double>(n) : kInf;
+    scale_s_[i] = n > 0 ? tau_s_ / static_cast<double>(n) : pooled_scale_s_;
     fitted_n_[i] = -1;
   };
   if (o_.law == OnlineLaw::exponential || n < o_.min_ttfs + 1) return exponential();

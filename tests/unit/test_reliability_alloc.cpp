@@ -174,6 +174,15 @@ TEST_CASE("Refits happen at multiples of the period and use only failures up to 
   reliability::OnlineReliability e(OnlineOptions{OnlineLaw::exponential, 1000});
   e.update(h, 3000);
   CHECK(e.hazard(h, 0, 3000, 600) == Approx(600 * 5 / 3000.0));
+  // A node with no failure by tau gets the pooled rate: 6 failures / (3 nodes x 3000 s).
+  failures::NodeHistory g3;
+  g3.reset(3, true);
+  for (const double t : {100.0, 400.0, 1000.0, 1900.0, 2100.0}) g3.record_failure(0, t);
+  g3.record_failure(1, 50);
+  reliability::OnlineReliability e3(OnlineOptions{OnlineLaw::exponential, 1000});
+  e3.update(g3, 3000);
+  CHECK(e3.scale_s(2) == Approx(3 * 3000.0 / 6));
+  CHECK(e3.scale_s(1) == Approx(3000.0));
 }
 
 TEST_CASE("No allocator reads a failure after now: decisions before T ignore failures after T",
