@@ -82,8 +82,10 @@ void ReliabilityAllocator::allocate(const AllocationContext& ctx, const NodeSet&
     // §6.4.1.3: the k most reliable (least -log R over the run time), ties by id.
     order_.clear();
     for (std::size_t i = 0; i < ids_.size(); ++i) order_.emplace_back(hazard_[i], ids_[i]);
-    std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(k),
-                      order_.end());
+    // The k least (hazard, id) pairs (unique keys: the same set as a full sort), O(n + k log k).
+    const auto kth = order_.begin() + static_cast<std::ptrdiff_t>(k);
+    if (k < order_.size()) std::nth_element(order_.begin(), kth - 1, order_.end());
+    std::sort(order_.begin(), kth);
     for (std::size_t i = 0; i < k; ++i) out[i] = order_[i].second;
     return;
   }
