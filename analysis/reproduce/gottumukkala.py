@@ -9,6 +9,8 @@ section4_4  R_sys, failure rate and MTTF of the four (t, x) cases of Figs. 4.4-4
             printed values, with "ok" where ours rounds to the printed digits.
 table6_1    every column of Table 6.1 (k, S, T, R_sys, M, E) beside the printed one, and the optimal k.
 fig6_3, fig6_4_5   draw E[T_c(k)] against k (PNG) into --out (default: next to the file).
+fig5_5, fig5_6, fig6_8, fig6_9   reliability-aware allocation on the cluster model
+            (reproduce/gottumukkala_alloc.py): tables with paired 95 % CIs and PNGs.
 
 Exit status: 0 all printed numbers reproduced (or a figure drawn), 1 a number differs,
 2 bad arguments or an unusable file.
@@ -29,6 +31,11 @@ except ImportError:  # run as a script from a checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from faultsweep_analysis import open_results
     from faultsweep_analysis.results import to_hours
+try:
+    from reproduce.gottumukkala_alloc import ALLOC_FIGURES
+except ImportError:  # run as a script from a checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gottumukkala_alloc import ALLOC_FIGURES
 
 # §4.4 (t, x) -> (R_sys, failure rate, MTTF) as printed (Figs. 4.4-4.7).
 PAPER_4_4 = {
@@ -158,7 +165,8 @@ def figure(name, path, out: Path) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["section4_4", "table6_1", "fig6_3", "fig6_4_5"])
+    ap.add_argument("what", choices=["section4_4", "table6_1", "fig6_3", "fig6_4_5", "fig5_5",
+                                     "fig5_6", "fig6_8", "fig6_9"])
     ap.add_argument("file")
     ap.add_argument("--out", help="folder for PNGs (default: the file's folder)")
     a = ap.parse_args(argv)
@@ -169,6 +177,8 @@ def main(argv=None) -> int:
         if a.what == "table6_1":
             return table6_1(a.file)
         out.mkdir(parents=True, exist_ok=True)
+        if a.what in ALLOC_FIGURES:
+            return ALLOC_FIGURES[a.what](a.file, out, open_results)
         return figure(a.what, a.file, out)
     except (OSError, ValueError, KeyError) as e:
         print(f"gottumukkala.py: error: {e}", file=sys.stderr)

@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "cluster_metrics.hpp"
-#include "cluster_zhang.hpp"
 #include "cluster_slowdown.hpp"
+#include "cluster_zhang.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
@@ -23,6 +23,7 @@
 #include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/registry.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
@@ -285,6 +286,7 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     s.push_back(pred);
     s.push_back(zhang_param_spec());
     s.push_back(slowdown_floor_spec());
+    for (ParamSpec& r : policy::reliability_param_specs()) s.push_back(std::move(r));
     return s;
   }();
   return specs;
@@ -333,8 +335,9 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   });
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
-  (void)policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  (void)policy::make_point_size_chooser(p);
   validate_strategy(p);
+  policy::validate_reliability(p);
   (void)make_strategy(p);
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
@@ -403,9 +406,8 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
   const auto queue = policy::make_queue_policy(p.str("queue"));
-  const auto allocator = policy::make_allocator(p.str("allocator"));
-  const auto sizes =
-      policy::make_size_chooser(p.str("moldable_size"), p.real("moldable_min_fraction"));
+  const auto allocator = policy::make_point_allocator(p);
+  const auto sizes = policy::make_point_size_chooser(p);
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and

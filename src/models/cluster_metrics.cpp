@@ -6,7 +6,7 @@
 namespace faultsweep::models {
 
 const std::vector<ClusterMetric>& cluster_metrics() {
-  static const std::vector<ClusterMetric> table{
+  static const std::vector<ClusterMetric> base{
       {{"utilization", "1",
         "useful work / capacity: sum over completed jobs of size x runtime (failure-free; "
         "moldable jobs: chosen size x runtime at that size) / "
@@ -87,6 +87,12 @@ const std::vector<ClusterMetric>& cluster_metrics() {
         "slowdown_floor (default 1 h; NaN if none): mean_slowdown without the short jobs"},
        [](const sim::Metrics& m) { return m.mean_slowdown_above_floor; }},
   };
+  // Appended after every row above (their columns keep their index): waste by category.
+  static const std::vector<ClusterMetric> table = [] {
+    std::vector<ClusterMetric> t = base;
+    append_waste_metrics(t);
+    return t;
+  }();
   return table;
 }
 

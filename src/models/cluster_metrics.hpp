@@ -14,4 +14,7 @@ struct ClusterMetric {
 
 const std::vector<ClusterMetric>& cluster_metrics();
 
+// Appends the waste-by-category rows (cluster_waste.cpp).
+void append_waste_metrics(std::vector<ClusterMetric>& table);
+
 }  // namespace faultsweep::models

@@ -6,6 +6,7 @@
 #include "faultsweep/policy/fars.hpp"
 #include "faultsweep/policy/least_failure_first.hpp"
 #include "faultsweep/policy/zhang_checkpointing.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
 
 namespace faultsweep::policy {
 
@@ -36,6 +37,12 @@ const Choice<AllocatorFactory> kAllocators[] = {
      make_alloc<RoundRobin>},
     {"lff", "Least Failure First: fewest failures so far, then lowest ids (Zhang §5.2.3)",
      make_alloc<LeastFailureFirst>},
+    {"ras", "Gottumukkala Fig. 5.1: the k adjacent free nodes of max R_sys over the run time",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ras, p); }},
+    {"ljras", "Gottumukkala Fig. 5.4: max R_sys window above ljras_threshold, min below",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ljras, p); }},
+    {"ra", "Gottumukkala §6.4.1.3: the k most reliable free nodes",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ra, p); }},
 };
 
 const Choice<SizeFactory> kSizes[] = {
@@ -45,6 +52,10 @@ const Choice<SizeFactory> kSizes[] = {
      [](const Params& p) -> std::unique_ptr<SizeChooser> {
        return std::make_unique<FreeSize>(p.real("moldable_min_fraction"));
      }},
+    {"ra_opt", "Gottumukkala Fig. 6.6: grow k while E[T_c(k+1)] <= E[T_c(k)] (Eq. 6.1)",
+     make_ra_opt},
+    {"all", "Gottumukkala §6.4.1.1: every up node, once no job holds any",
+     [](const Params&) -> std::unique_ptr<SizeChooser> { return std::make_unique<AllSize>(); }},
 };
 
 const Choice<CheckpointMode> kCheckpoints[] = {

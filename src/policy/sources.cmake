@@ -8,4 +8,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/fars_select.cpp
   src/policy/zhang_checkpointing.cpp
   src/policy/least_failure_first.cpp
+  src/policy/reliability_aware.cpp
+  src/policy/ra_opt.cpp
 )

@@ -10,5 +10,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/reliability/fit_log.cpp
   src/reliability/fit_file.cpp
   src/reliability/fit_command.cpp
+  src/reliability/online.cpp
   src/models/k_node.cpp
 )

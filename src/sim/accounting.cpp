@@ -165,6 +165,7 @@ Metrics Simulation::metrics() const {
   if (above_floor > 0) m.mean_slowdown_above_floor = sd_floor / static_cast<double>(above_floor);
   m.jfr = m.jobs > 0 ? static_cast<double>(failed_jobs) / static_cast<double>(m.jobs) : nan;
   m.throughput_per_h = m.makespan_s > 0 ? c / (m.makespan_s / 3600.0) : nan;
+  m.waste = waste_breakdown(jobs_, cfg_.speedup);
   return m;
 }
 

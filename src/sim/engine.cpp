@@ -65,7 +65,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   node_generation_.assign(n_nodes, 0);
   free_.reset(cfg_.nodes);
   for (int n = 0; n < cfg_.nodes; ++n) free_.insert(n);
-  history_.reset(cfg_.nodes, needs_.failure_times);
+  history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||
+                                 (sizes_ != nullptr && sizes_->needs_failure_times()));
 
   // Pending at once: one arrival, one failure, the horizon, one completion per running job
   // and one repair per down node, plus void events not yet popped (one per interrupted

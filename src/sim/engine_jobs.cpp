@@ -216,8 +216,14 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   if (size != r.size) {
     // A moldable job's first start on fewer nodes than it requested: size, runtime and
     // estimate are fixed here for good (restarts keep them).
-    FS_CHECK(r.moldable && std::isnan(r.first_start_s) && size >= 1 && size < r.size,
+    FS_CHECK(r.moldable && std::isnan(r.first_start_s) && size >= 1 &&
+                 (size < r.size || (sizes_ != nullptr && sizes_->may_exceed_request())),
              fmt::format("job {}: start size {} but size {}", j, size, r.size));
+    if (size > r.size) {
+      // Wider than requested (RA-Opt, ALL): a slot of its own at the end of the node lists.
+      r.node_offset = static_cast<std::int64_t>(job_nodes_.size());
+      job_nodes_.resize(job_nodes_.size() + static_cast<std::size_t>(size), -1);
+    }
     const double factor = cfg_.speedup.time_factor(size, r.size);
     r.runtime_s *= factor;
     r.estimate_s *= factor;

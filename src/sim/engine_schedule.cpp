@@ -23,7 +23,10 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     q.job = j;
     q.estimate_s = r.estimate_s;
     q.history = &history_;
-    const std::int32_t size = std::min(sizes_->choose(q), r.size);
+    q.free = &free_;
+    q.machine_nodes = cfg_.nodes;
+    const std::int32_t cap = sizes_->may_exceed_request() ? free_nodes : r.size;
+    const std::int32_t size = std::min(sizes_->choose(q), cap);
     auto& chosen = chosen_size_[static_cast<std::size_t>(j)];
     if (chosen == 0) chosen_.push_back(j);
     chosen = size > 0 ? size : -1;

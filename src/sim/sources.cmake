@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine_schedule.cpp
   src/sim/engine_actions.cpp
   src/sim/accounting.cpp
+  src/sim/waste.cpp
 )

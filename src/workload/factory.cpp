@@ -15,6 +15,7 @@
 #include "faultsweep/workload/generators.hpp"
 #include "faultsweep/workload/load.hpp"
 #include "faultsweep/workload/swf.hpp"
+#include "faultsweep/workload/thesis_options.hpp"
 #include "faultsweep/workload/transform.hpp"
 
 namespace faultsweep::workload {
@@ -36,6 +37,7 @@ const Keys kZhang = {"runtime_order", "runtime_probs", "runtime_means"};
 
 Keys allowed_keys(const std::string& source) {
   Keys k = kCommon;
+  k.insert(k.end(), thesis_option_keys().begin(), thesis_option_keys().end());
   const auto add = [&](const Keys& more) { k.insert(k.end(), more.begin(), more.end()); };
   if (source == "swf") {
     add(kSwf);
@@ -223,8 +225,9 @@ std::shared_ptr<const Workload> cached_trace(const std::filesystem::path& path,
 }  // namespace
 
 const std::vector<std::string>& workload_duration_keys() {
-  static const std::vector<std::string> keys = {"mean_interarrival", "mean_runtime",
-                                                "runtime_mean1", "runtime_mean2", "long_bound"};
+  static const std::vector<std::string> keys = {
+      "mean_interarrival", "mean_runtime",        "runtime_mean1", "runtime_mean2",
+      "long_bound",        "inject_long_runtime", "submit_all_at"};
   return keys;
 }
 
@@ -235,6 +238,7 @@ void validate_workload(const Params& table, const std::filesystem::path& base_di
   (void)scaling_of(r, source);
   (void)moldability_of(r);
   (void)long_job_rule(r);
+  check_thesis_options(r);
   if (source == "swf") {
     (void)swf_options(r);
     (void)proportional_sizes(r);
@@ -343,6 +347,7 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
     Engine e = ctx.stream(Purpose::moldable, stream_text(table));
     for (Job& j : w.jobs) j.moldable = uniform01(e) < moldability.fraction;
   }
+  apply_thesis_options(r, w);
   return w;
 }
 

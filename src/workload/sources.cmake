@@ -5,4 +5,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/workload/generators.cpp
   src/workload/factory.cpp
   src/workload/transform.cpp
+  src/workload/thesis_options.cpp
 )

@@ -3,4 +3,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_easy.cpp
   unit/test_moldable.cpp
   unit/test_fars_select.cpp
+  unit/test_reliability_alloc.cpp
 )

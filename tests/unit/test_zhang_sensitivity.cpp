@@ -4,6 +4,7 @@
 // errors that name their keys.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -76,8 +77,15 @@ TEST_CASE("metric: slowdown above a run-time floor averages only the jobs that l
 TEST_CASE("cluster: slowdown_floor is optional, in seconds, and bad values name the key",
           "[zhang_sensitivity][cluster]") {
   const models::ClusterModel m;
-  // The new metric is appended last: older metric columns keep their index.
-  REQUIRE(m.metrics().back().name == "mean_slowdown_above_floor");
+  // The new metric is appended after the metrics that existed before it (mean_moldable_size
+  // fraction was the last one then): older metric columns keep their index.
+  const auto& ms = m.metrics();
+  const auto at = [&](const char* name) {
+    return std::find_if(ms.begin(), ms.end(), [&](const auto& s) { return s.name == name; }) -
+           ms.begin();
+  };
+  REQUIRE(at("mean_slowdown_above_floor") < static_cast<std::ptrdiff_t>(ms.size()));
+  CHECK(at("mean_slowdown_above_floor") > at("predictions_missed"));
   bool found = false;
   for (const ParamSpec& s : m.params())
     if (s.name == "slowdown_floor") {

@@ -25,6 +25,8 @@ class Allocator {
  public:
   virtual ~Allocator() = default;
   virtual std::string_view name() const = 0;
+  // True if it reads NodeHistory::failure_times_s (the engine then keeps them).
+  virtual bool needs_failure_times() const { return false; }
   // Writes out.size() distinct members of `free` to `out` (the caller removes them from the
   // set). Precondition: free.count() >= out.size(). Must not allocate memory.
   virtual void allocate(const AllocationContext& ctx, const NodeSet& free,

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/node_set.hpp"
 
 namespace faultsweep::policy {
 
@@ -21,12 +22,21 @@ struct SizeRequest {
   std::int32_t job = -1;
   double estimate_s = 0;  // at the requested size
   const failures::NodeHistory* history = nullptr;
+  // The free set when the pass began (it may hold nodes that jobs started earlier in the same
+  // pass take: free->count() - free_nodes of them) and the machine size; null / 0 in tests.
+  const NodeSet* free = nullptr;
+  int machine_nodes = 0;
 };
 
 class SizeChooser {
  public:
   virtual ~SizeChooser() = default;
   virtual std::string_view name() const = 0;
+  // True if it reads NodeHistory::failure_times_s (the engine then keeps them).
+  virtual bool needs_failure_times() const { return false; }
+  // True if its answer may exceed the requested size (up to free_nodes; Gottumukkala RA-Opt
+  // and ALL): the run time then shrinks by the workload's speedup law.
+  virtual bool may_exceed_request() const { return false; }
   // The size a moldable job requesting `requested` nodes starts with when `free_nodes` are
   // free, in 1 .. min(requested, free_nodes); 0: it waits.
   virtual std::int32_t choose(const SizeRequest& r) const = 0;

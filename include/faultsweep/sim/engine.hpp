@@ -47,6 +47,7 @@
 #include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/sim/waste.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::sim {
@@ -139,6 +140,7 @@ struct Metrics {
   // response / runtime, mean over completed jobs with runtime >= SimConfig::slowdown_floor_s
   // (NaN if none).
   double mean_slowdown_above_floor = std::numeric_limits<double>::quiet_NaN();
+  WasteBreakdown waste;  // by run length and size (Gottumukkala Ch. 5, §6.4.5; sim/waste.hpp)
 };
 
 class Simulation final : private policy::ReleaseSource,

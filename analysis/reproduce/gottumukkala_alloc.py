@@ -1,0 +1,231 @@
+"""Gottumukkala (thesis 2008) Ch. 5 and §6.4 from `cluster` results: reliability-aware allocation.
+
+    python3 analysis/reproduce/gottumukkala.py fig5_5 results/gottumukkala/ch5_lanl.h5 [--out DIR]
+    python3 analysis/reproduce/gottumukkala.py fig5_6 results/gottumukkala/ch5_lanl.h5 [--out DIR]
+    python3 analysis/reproduce/gottumukkala.py fig6_8 results/gottumukkala/ch6_raopt.h5 [--out DIR]
+    python3 analysis/reproduce/gottumukkala.py fig6_9 results/gottumukkala/ch6_raopt.h5 [--out DIR]
+
+fig5_5  total waste time per technique (RR, RAS / LJRAS with Exp / Weibull) and the reduction vs RR,
+        ours beside the thesis's, with a paired 95 % CI (t) over the pairs (every other axis and
+        replica: same jobs and failures for every technique). PNG + table on stdout.
+fig5_6  total waste time and %MWT by run-length category A-F per technique (PNG + table).
+fig6_8  MCT and MWT (per unit run length: metrics mct_unit, mwt_unit) of ALL / RR / RA / RA-Opt and
+        the RPD of RA-Opt against each, paired 95 % CI, beside the thesis's RPDs.
+fig6_9  ACT and AWT by run-length category per technique (PNG + table).
+
+RPD (§6.4.5; the OCR of its formula is garbled): 100 (T_i - T_o) / T_o, T_o RA-Opt's metric, T_i the
+other technique's: positive = RA-Opt better; it matches "1100 percent better than RR".
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+CATEGORIES = ["A", "B", "C", "D", "E", "F"]
+CATEGORY_TEXT = ["<1 min", "1 min-1 h", "1-6 h", "6-12 h", "12-24 h", ">1 day"]
+# Thesis §5.3.3: the largest reductions of total waste time vs RR (percent).
+THESIS_5 = {"lanl": {"RAS": 30.0, "LJRAS": 53.0}, "sdsc": {"RAS": 10.0, "LJRAS": 33.8}}
+# Thesis §6.4.6: RPD of RA-Opt vs each technique (percent).
+THESIS_6 = {"mct_unit": {"ALL": 364.0, "RR": 1100.0, "RA": 33.0},
+            "mwt_unit": {"ALL": 306.39, "RR": 156.64, "RA": 44.3}}
+
+
+def _t975(dof: int) -> float:
+    try:
+        from scipy.stats import t
+        return float(t.ppf(0.975, dof))
+    except ImportError:  # the normal quantile: a little narrow for few pairs
+        return 1.959964
+
+
+def paired_ci(x: np.ndarray) -> tuple[float, float, int]:
+    """Mean and 95 % half-width (t) of paired differences x (NaN dropped)."""
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, 0
+    if n == 1:
+        return float(x[0]), math.nan, 1
+    return float(x.mean()), _t975(n - 1) * float(x.std(ddof=1)) / math.sqrt(n), n
+
+
+def technique(row) -> str:
+    alloc = row["allocator"]
+    size = row.get("moldable_size", "max")
+    if size == "ra_opt":
+        return "RA-Opt"
+    if size == "all":
+        return "ALL"
+    law = row.get("reliability_law", "weibull")
+    law = "Exp" if law == "exponential" else "Weib"
+    return {"round_robin": "RR", "ras": f"RAS-{law}", "ljras": f"LJRAS-{law}", "ra": "RA",
+            "first_fit": "FF"}[alloc]
+
+
+def long_frame(r, metrics):
+    """One row per (point, replica): technique, pair key, metrics."""
+    import pandas as pd
+    pts = r.points.copy()
+    for a in ("moldable_size", "reliability_law"):
+        if a not in pts:
+            pts[a] = "max" if a == "moldable_size" else "weibull"
+    pts["technique"] = [technique(row) for _, row in pts.iterrows()]
+    pair_axes = [a for a in r.axes if a not in ("allocator", "reliability_law", "moldable_size")]
+    rows = []
+    data = {m: r.results(m) for m in metrics}
+    n_rep = next(iter(data.values())).shape[1]
+    for p, row in pts.iterrows():
+        for k in range(n_rep):
+            rec = {"technique": row["technique"],
+                   "pair": tuple(row[a] for a in pair_axes) + (k,)}
+            for m in metrics:
+                rec[m] = data[m][p, k]
+            rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def _bar(ax, names, values, errs=None):
+    ax.bar(range(len(names)), values, yerr=errs, capsize=3)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=20, fontsize=8)
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _workload_of(path) -> str:
+    name = Path(path).name.lower()
+    return "sdsc" if "sdsc" in name else "lanl"
+
+
+def fig5_5(path, out: Path, open_results) -> int:
+    r = open_results(path)
+    df = long_frame(r, ["waste_total_h"])
+    wide = df.pivot_table(index="pair", columns="technique", values="waste_total_h")
+    order = [t for t in ["RR", "RAS-Exp", "RAS-Weib", "LJRAS-Exp", "LJRAS-Weib"] if t in wide]
+    wl = _workload_of(path)
+    print(f"Fig. 5.5 ({wl}): total waste time (h), mean over {len(wide)} pairs; reduction vs RR "
+          "= 100 (RR - X) / RR per pair, mean and paired 95 % CI")
+    print(f"{'technique':12s} {'waste h':>10s} {'reduction %':>12s} {'95% CI':>18s} {'best pair %':>11s} {'thesis (up to) %':>16s}")
+    means, errs = [], []
+    for t in order:
+        red = 100 * (wide["RR"] - wide[t]) / wide["RR"]
+        m, h, n = paired_ci(red.to_numpy())
+        thesis = THESIS_5[wl].get(t.split("-")[0], math.nan) if t != "RR" else math.nan
+        ci = f"[{m - h:+.1f}, {m + h:+.1f}]" if t != "RR" else ""
+        best = f"{red.max():+.1f}" if t != "RR" else ""
+        print(f"{t:12s} {wide[t].mean():10.1f} {m if t != 'RR' else 0:+12.1f} {ci:>18s} {best:>11s} "
+              f"{'' if math.isnan(thesis) else f'{thesis:.1f}':>16s}")
+        means.append(wide[t].mean())
+        errs.append(paired_ci(wide[t].to_numpy())[1])
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    _bar(ax, order, means, errs)
+    ax.set_ylabel("total waste time (h)")
+    ax.set_title(f"Fig. 5.5 ({wl.upper()} jobs, LANL failures): total waste time")
+    fig.tight_layout()
+    png = out / f"gottumukkala_fig5_5_{wl}.png"
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+    return 0
+
+
+def fig5_6(path, out: Path, open_results) -> int:
+    r = open_results(path)
+    metrics = [f"waste_h_{c}" for c in CATEGORIES] + [f"pmwt_{c}" for c in CATEGORIES] + \
+        [f"jobs_{c}" for c in CATEGORIES]
+    df = long_frame(r, metrics)
+    g = df.groupby("technique")[metrics].mean()
+    wl = _workload_of(path)
+    print(f"Fig. 5.6 ({wl}): total waste time (h) | %MWT by run length, mean over pairs")
+    print("technique    " + " ".join(f"{c:>8s}" for c in CATEGORIES) + " | " +
+          " ".join(f"{c:>6s}" for c in CATEGORIES))
+    for t, row in g.iterrows():
+        print(f"{t:12s} " + " ".join(f"{row[f'waste_h_{c}']:8.1f}" for c in CATEGORIES) + " | " +
+              " ".join(f"{row[f'pmwt_{c}']:6.2f}" for c in CATEGORIES))
+    print("jobs         " + " ".join(f"{g[f'jobs_{c}'].iloc[0]:8.0f}" for c in CATEGORIES))
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    width = 0.8 / len(g)
+    for i, (t, row) in enumerate(g.iterrows()):
+        x = np.arange(6) + i * width
+        axes[0].bar(x, [row[f"waste_h_{c}"] for c in CATEGORIES], width, label=t)
+        axes[1].bar(x, [row[f"pmwt_{c}"] for c in CATEGORIES], width, label=t)
+    for ax, lab in zip(axes, ["total waste time (h)", "%MWT"]):
+        ax.set_xticks(np.arange(6) + 0.4 - width / 2)
+        ax.set_xticklabels([f"{c}\n{txt}" for c, txt in zip(CATEGORIES, CATEGORY_TEXT)], fontsize=7)
+        ax.set_ylabel(lab)
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"Fig. 5.6 ({wl.upper()}): waste by job run length")
+    fig.tight_layout()
+    png = out / f"gottumukkala_fig5_6_{wl}.png"
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+    return 0
+
+
+def fig6_8(path, out: Path, open_results) -> int:
+    r = open_results(path)
+    metrics = ["mct_unit", "mwt_unit"]
+    df = long_frame(r, metrics)
+    print("Fig. 6.8: MCT / MWT per unit run length; RPD of RA-Opt = 100 (T_i - T_o) / T_o per pair, "
+          "mean and paired 95 % CI, beside the thesis")
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, m in zip(axes, metrics):
+        wide = df.pivot_table(index="pair", columns="technique", values=m)
+        order = [t for t in ["ALL", "RR", "RA", "RA-Opt"] if t in wide]
+        print(f"{m}: " + ", ".join(f"{t} {wide[t].mean():.4g}" for t in order) + f" ({len(wide)} pairs)")
+        for t in order:
+            if t == "RA-Opt":
+                continue
+            rpd = 100 * (wide[t] - wide["RA-Opt"]) / wide["RA-Opt"]
+            mu, h, n = paired_ci(rpd.to_numpy())
+            print(f"   RPD vs {t:4s}: {mu:+8.1f} % [{mu - h:+.1f}, {mu + h:+.1f}]   thesis "
+                  f"{THESIS_6[m][t]:+.1f} %")
+        _bar(ax, order, [wide[t].mean() for t in order], [paired_ci(wide[t].to_numpy())[1] for t in order])
+        ax.set_yscale("log")
+        ax.set_ylabel(m)
+    fig.suptitle("Fig. 6.8: MCT and MWT (per unit run length)")
+    fig.tight_layout()
+    png = out / "gottumukkala_fig6_8.png"
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+    return 0
+
+
+def fig6_9(path, out: Path, open_results) -> int:
+    r = open_results(path)
+    metrics = [f"act_s_{c}" for c in CATEGORIES] + [f"awt_s_{c}" for c in CATEGORIES] + \
+        [f"jobs_{c}" for c in CATEGORIES]
+    df = long_frame(r, metrics)
+    g = df.groupby("technique")[metrics].mean()
+    print("Fig. 6.9: ACT | AWT (h) by run length, mean over pairs")
+    for t, row in g.iterrows():
+        print(f"{t:8s} " + " ".join(f"{row[f'act_s_{c}'] / 3600:9.2f}" for c in CATEGORIES) + " | " +
+              " ".join(f"{row[f'awt_s_{c}'] / 3600:9.2f}" for c in CATEGORIES))
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for t, row in g.iterrows():
+        axes[0].plot(CATEGORIES, [row[f"act_s_{c}"] / 3600 for c in CATEGORIES], marker="o", label=t)
+        axes[1].plot(CATEGORIES, [row[f"awt_s_{c}"] / 3600 for c in CATEGORIES], marker="o", label=t)
+    for ax, lab in zip(axes, ["ACT (h)", "AWT (h)"]):
+        ax.set_yscale("symlog")
+        ax.set_xlabel("run length category")
+        ax.set_ylabel(lab)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Fig. 6.9: ACT and AWT by run length")
+    fig.tight_layout()
+    png = out / "gottumukkala_fig6_9.png"
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+    return 0
+
+
+ALLOC_FIGURES = {"fig5_5": fig5_5, "fig5_6": fig5_6, "fig6_8": fig6_8, "fig6_9": fig6_9}

@@ -1,0 +1,102 @@
+// Speed of Gottumukkala's §6.4 techniques on the 10,000-node system of jobs/gottumukkala/
+// ch6_raopt.toml: jobs per second (this thread's CPU time and wall clock) of one replica each of
+// ALL, RR, RA and RA-Opt, and for the reliability-aware ones the share of the CPU time spent in
+// the per-node MLE refits (reliability/online.hpp, every 1,000 min). No pass/fail.
+// Usage: bench_ra_opt [failure trace csv] [jobs]
+//   (default results/gottumukkala/ch6_trace_1.csv, made as ch6_raopt.toml says; 200 jobs)
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/failures/factory.hpp"
+#include "faultsweep/models/model.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
+#include "faultsweep/sim/engine.hpp"
+#include "faultsweep/workload/factory.hpp"
+
+namespace {
+
+using namespace faultsweep;
+constexpr int kNodes = 10000;
+
+double cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string trace = argc > 1 ? argv[1] : "results/gottumukkala/ch6_trace_1.csv";
+  const std::int64_t jobs = argc > 2 ? std::atoll(argv[2]) : 200;
+  Params wt;
+  wt.set("source", std::string("lublin"));
+  wt.set("jobs", jobs);
+  wt.set("moldable", 1.0);
+  wt.set("speedup", std::string("amdahl"));
+  wt.set("serial_fraction", 0.01);
+  wt.set("inject_long_jobs", std::int64_t{10});
+  wt.set("inject_long_runtime", 10 * 86400.0);
+  wt.set("submit_all_at", 180 * 86400.0);
+  models::RunContext ctx;
+  ctx.master_seed = 2008;
+  const workload::Workload w = workload::make_workload(wt, kNodes, ctx);
+  Params ft;
+  ft.set("process", std::string("trace"));
+  ft.set("format", std::string("csv"));
+  ft.set("file", trace);
+  std::printf("bench_ra_opt: %zu jobs on %d nodes, failures %s\n", w.jobs.size(), kNodes,
+              trace.c_str());
+  Params pp;
+  pp.set("workload.speedup", std::string("amdahl"));
+  pp.set("workload.serial_fraction", 0.01);
+  struct Case {
+    const char* name;
+    const char* alloc;
+    const char* size;
+  };
+  const Case cases[] = {{"RA-Opt", "ra", "ra_opt"},
+                        {"RA", "ra", "max"},
+                        {"RR", "round_robin", "max"},
+                        {"ALL", "first_fit", "all"}};
+  for (const Case& c : cases) {
+    Params p = pp;
+    p.set("allocator", std::string(c.alloc));
+    p.set("moldable_size", std::string(c.size));
+    p.set("moldable_min_fraction", 0.5);
+    const auto alloc = policy::make_point_allocator(p);
+    const auto sizes = policy::make_point_size_chooser(p);
+    const double c0 = cpu_s();
+    const auto w0 = std::chrono::steady_clock::now();
+    sim::SimConfig cfg;
+    cfg.nodes = kNodes;
+    cfg.speedup = w.speedup;
+    auto source = failures::make_failure_source(ft, kNodes, 1e300, ctx);
+    auto queue = policy::make_queue_policy("fcfs");
+    sim::Simulation s(cfg, w.jobs, *source, *queue, *alloc, sizes.get());
+    const sim::Metrics m = s.run();
+    const double cpu = cpu_s() - c0;
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    double refit_s = 0;
+    std::int64_t refits = 0;
+    if (const auto* a = dynamic_cast<const policy::ReliabilityAllocator*>(alloc.get()))
+      refit_s += a->model().refit_seconds(), refits += a->model().refits();
+    if (const auto* r = dynamic_cast<const policy::RaOptSize*>(sizes.get()))
+      refit_s += r->model().refit_seconds(), refits += r->model().refits();
+    std::printf(
+        "  %-7s %8.2f jobs/s CPU (%.1f s), wall %8.2f jobs/s; %lld events, %lld failures, "
+        "refits %lld taking %.1f %% of CPU; mean size %.0f\n",
+        c.name, static_cast<double>(w.jobs.size()) / cpu, cpu,
+        static_cast<double>(w.jobs.size()) / wall, static_cast<long long>(m.events),
+        static_cast<long long>(m.failures), static_cast<long long>(refits), 100 * refit_s / cpu,
+        m.waste.mean_size);
+  }
+  return 0;
+}

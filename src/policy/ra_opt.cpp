@@ -1,0 +1,140 @@
+// RA-Opt (Gottumukkala Fig. 6.6) and ALL (§6.4.1.1) size choosers; see reliability_aware.hpp.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
+#include "faultsweep/reliability/system.hpp"
+
+namespace faultsweep::policy {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// T_c(k) = T_c(1) (f + (1 - f) / k): Amdahl, Gottumukkala Eq. 6.2 with p = 1 - f.
+double runtime_at(double runtime_one_s, double f, int k) {
+  return runtime_one_s * (f + (1.0 - f) / static_cast<double>(k));
+}
+
+// Gottumukkala Eq. 6.1: T + (M + R) F / (1 - F), F = 1 - exp(-H) (H the system's cumulative
+// hazard over T); F = 0 gives T whatever M (a system that never fails has M = inf).
+double eq_6_1(double runtime_s, double hazard, double mttf_s, double recovery_s) {
+  if (hazard <= 0) return runtime_s;
+  const double r = std::exp(-hazard);
+  return r > 0 ? runtime_s + (mttf_s + recovery_s) * (1.0 - r) / r : kInf;
+}
+
+}  // namespace
+
+double PlanNode::hazard(double x_s) const {
+  if (!(scale_s < kInf)) return 0;
+  if (shape == 1.0) return x_s / scale_s;  // Eq. 5.3
+  // Eq. 5.2: ((t + x)/eta)^beta - (t/eta)^beta.
+  return std::pow((age_s + x_s) / scale_s, shape) - std::pow(age_s / scale_s, shape);
+}
+
+double expected_completion(std::span<const PlanNode> nodes, int k, double runtime_one_s,
+                           double serial_fraction, double recovery_s) {
+  FS_CHECK(k >= 1 && static_cast<std::size_t>(k) <= nodes.size(), "expected_completion: k");
+  const auto first = nodes.first(static_cast<std::size_t>(k));
+  const auto system_hazard = [&](double y) {
+    double h = 0;
+    for (const PlanNode& n : first) h += n.hazard(y);
+    return h;
+  };
+  const double t = runtime_at(runtime_one_s, serial_fraction, k);
+  const double h = system_hazard(t);
+  if (h <= 0) return t;
+  return eq_6_1(t, h, reliability::integrate_survival(system_hazard), recovery_s);
+}
+
+int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s, double serial_fraction,
+                double recovery_s) {
+  const int n = static_cast<int>(nodes.size());
+  FS_CHECK(n >= 1, "ra_opt_grow without nodes");
+  // One quadrature grid for M = int R_sys (Eq. 4.12) of every k: from 2^-30 x the median of the
+  // first node that can fail (a system of k nodes of shape >= 0.5 has a median >= k^-2 times
+  // its most reliable node's, k <= 2^15), to 2^40 x that median (survival_grid's margins).
+  std::size_t lead = 0;
+  while (lead < nodes.size() && !(nodes[lead].scale_s < kInf)) ++lead;
+  if (lead == nodes.size()) return n;  // no node can fail: T_c(k) decreases with k
+  const PlanNode& ref = nodes[lead];
+  const double hi = reliability::median_of([&](double y) { return ref.hazard(y); });
+  const reliability::SurvivalGrid grid = reliability::survival_grid(hi * std::ldexp(1.0, -30), hi);
+  std::vector<double> h(grid.y.size(), 0.0);
+  std::size_t live = h.size();  // points beyond: survival exp(-h) underflows (h grows in y, k)
+  const auto add_node = [&](const PlanNode& node) {
+    for (std::size_t q = 0; q < live; ++q) {
+      h[q] += node.hazard(grid.y[q]);
+      if (h[q] > 745) {
+        live = q + 1;
+        break;
+      }
+    }
+  };
+  const auto mttf = [&] {
+    double m = 0;
+    for (std::size_t q = 0; q < live; ++q) m += grid.w[q] * std::exp(-h[q]);
+    return m;
+  };
+  const auto expected = [&](int k) {
+    const double t = runtime_at(runtime_one_s, serial_fraction, k);
+    double hz = 0;
+    for (int i = 0; i < k; ++i) hz += nodes[static_cast<std::size_t>(i)].hazard(t);
+    return hz <= 0 ? t : eq_6_1(t, hz, mttf(), recovery_s);
+  };
+  // Fig. 6.6 lines 7-11: the most reliable node, then grow while E[T_c(k+1)] <= E[T_c(k)].
+  add_node(nodes[0]);
+  int k = 1;
+  double e = expected(1);
+  while (k < n) {
+    add_node(nodes[static_cast<std::size_t>(k)]);
+    const double next = expected(k + 1);
+    if (!(next <= e)) break;
+    e = next;
+    ++k;
+  }
+  return k;
+}
+
+RaOptSize::RaOptSize(reliability::OnlineOptions options, double serial_fraction, double recovery_s)
+    : model_(options), serial_fraction_(serial_fraction), recovery_s_(recovery_s) {}
+
+std::int32_t RaOptSize::choose(const SizeRequest& r) const {
+  FS_CHECK(r.free != nullptr && r.history != nullptr, "ra_opt: needs the free set and history");
+  if (r.free_nodes <= 0) return 0;
+  model_.update(*r.history, r.now_s);
+  const double f = serial_fraction_;
+  // T_c(1) from the estimate at the requested size (Amdahl, Eq. 6.2).
+  const double one_s = r.estimate_s / (f + (1.0 - f) / static_cast<double>(r.requested));
+  // Fig. 6.6 lines 2-5: R(i) over the one-node run time, sorted descending (hazard ascending).
+  order_.clear();
+  for (int n = r.free->next_from(0); n >= 0; n = r.free->next_from(n + 1))
+    order_.emplace_back(model_.hazard(*r.history, n, r.now_s, one_s), n);
+  std::sort(order_.begin(), order_.end());
+  // Jobs started earlier in this pass (allocator "ra") took the most reliable of the free set.
+  const std::size_t skip = order_.size() - static_cast<std::size_t>(r.free_nodes);
+  plan_.clear();
+  for (std::size_t i = skip; i < order_.size(); ++i) {
+    const std::int32_t n = order_[i].second;
+    const double last = r.history->last_failure_s(n);
+    const double age = std::max(0.0, r.now_s - (last == failures::NodeHistory::kNever ? 0 : last));
+    const bool fitted = model_.refit_instant() > 0;  // before the first refit: all alike
+    plan_.push_back({fitted ? model_.shape(n) : 1.0, fitted ? model_.scale_s(n) : kInf, age});
+  }
+  return ra_opt_grow(plan_, one_s, f, recovery_s_);
+}
+
+std::int32_t AllSize::choose(const SizeRequest& r) const {
+  FS_CHECK(r.free != nullptr && r.history != nullptr, "all: needs the free set and history");
+  // Every up node (§6.4.1.1), once no job holds any: a node is down between a failure and its
+  // repair (last failure after last repair).
+  int up = 0;
+  for (int n = 0; n < r.machine_nodes; ++n)
+    if (!(r.history->last_failure_s(n) > r.history->last_repair_s(n))) ++up;
+  return r.free_nodes > 0 && r.free_nodes >= up ? r.free_nodes : 0;
+}
+
+}  // namespace faultsweep::policy
