@@ -5,8 +5,8 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/fars.hpp"
 #include "faultsweep/policy/least_failure_first.hpp"
-#include "faultsweep/policy/zhang_checkpointing.hpp"
 #include "faultsweep/policy/reliability_aware.hpp"
+#include "faultsweep/policy/zhang_checkpointing.hpp"
 
 namespace faultsweep::policy {
 
