@@ -638,6 +638,18 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
         from reproduce import zhang_s5
     handlers.update(zhang_s5.add_commands(sub))
+    # The sensitivity study (issue 13: which assumption flips each finding) lives in
+    # zhang_sensitivity.py, which imports this module; its table is printed here too.
+    s = sub.add_parser("sensitivity", help="findings x assumptions of the sensitivity study "
+                       "(scripts/zhang_sensitivity.sh's results)")
+    s.add_argument("results_dir")
+    s.add_argument("--negligible", type=float, default=0.10)
+    s.add_argument("--markdown", action="store_true", help="the summary as a Markdown table")
+
+    def cmd_sensitivity(args):
+        from reproduce import zhang_sensitivity
+        return zhang_sensitivity.cmd_table(args)
+    handlers["sensitivity"] = cmd_sensitivity
     usage_errors += (zhang_s5.z.UsageError,)
     args = ap.parse_args(argv)
     try:
