@@ -5,24 +5,16 @@
 // each in simulated jobs per second of this thread's CPU time (the model's whole replica:
 // workload generation, failure source, predictor, simulation) and their ratio. No pass/fail
 // (the aim: FARS costs at most 2x plain EASY).
-#include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <string>
-#include <vector>
 
+#include "bench_support.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/cluster.hpp"
 
 namespace {
 
 using namespace faultsweep;
-
-double cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 Params point(const std::string& strategy) {
   Params p;
@@ -61,34 +53,13 @@ Params point(const std::string& strategy) {
 }  // namespace
 
 int main() {
-  const models::ClusterModel model;
-  const Params easy = point("none"), fars = point("sul_d");
-  model.validate(easy, ".");
-  model.validate(fars, ".");
-  std::vector<double> out(model.metrics().size());
-  std::vector<double> rate_easy, rate_fars;
-  double migrations = 0;
-  for (int r = 0; r < 5; ++r) {
-    for (const bool with : {false, true}) {
-      models::RunContext ctx;
-      ctx.master_seed = 20090501;
-      ctx.replica = static_cast<std::uint64_t>(r);
-      const double c0 = cpu_s();
-      model.run(with ? fars : easy, ctx, out);
-      const double rate = 10000.0 / (cpu_s() - c0);
-      (with ? rate_fars : rate_easy).push_back(rate);
-      const auto& specs = model.metrics();
-      for (std::size_t i = 0; i < specs.size(); ++i)
-        if (with && specs[i].name == "migrations") migrations += out[i];
-    }
-  }
-  std::sort(rate_easy.begin(), rate_easy.end());
-  std::sort(rate_fars.begin(), rate_fars.end());
+  const auto r = bench::paired_runs(models::ClusterModel(), point("none"), point("sul_d"), 20090501,
+                                    5, "migrations");
   std::printf("bench_fars: 512 nodes, 10,000 FARS jobs, node MTBF 14 d, one replica each\n");
-  std::printf("  plain EASY        %8.0f jobs/s CPU (%.0f..%.0f)\n", rate_easy[2], rate_easy[0],
-              rate_easy[4]);
+  std::printf("  plain EASY        %8.0f jobs/s CPU (%.0f..%.0f)\n", r.rate_a[2], r.rate_a[0],
+              r.rate_a[4]);
   std::printf("  EASY + SUL-D      %8.0f jobs/s CPU (%.0f..%.0f), %.0f migrations/replica\n",
-              rate_fars[2], rate_fars[0], rate_fars[4], migrations / 5);
-  std::printf("  cost of FARS: %.2fx plain EASY (median / median)\n", rate_easy[2] / rate_fars[2]);
+              r.rate_b[2], r.rate_b[0], r.rate_b[4], r.b_sum / 5);
+  std::printf("  cost of FARS: %.2fx plain EASY (median / median)\n", r.rate_a[2] / r.rate_b[2]);
   return 0;
 }

@@ -6,25 +6,17 @@
 // simulated jobs per second of this thread's CPU time (the model's whole replica: trace
 // (cached after the first read), failure source, simulation) and their ratio. No pass/fail.
 // Needs FAULTSWEEP_DATA (the CTC-SP2 log); without it, the `fars` generator's 14,000 jobs.
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <string>
-#include <vector>
 
+#include "bench_support.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/cluster.hpp"
 
 namespace {
 
 using namespace faultsweep;
-
-double cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 Params point(bool lff, const char* data) {
   Params p;
@@ -63,37 +55,14 @@ Params point(bool lff, const char* data) {
 
 int main() {
   const char* data = std::getenv("FAULTSWEEP_DATA");
-  const models::ClusterModel model;
-  const Params ff = point(false, data), lff = point(true, data);
-  model.validate(ff, ".");
-  model.validate(lff, ".");
-  std::vector<double> out(model.metrics().size());
-  std::vector<double> rate_ff, rate_lff;
-  double migrations = 0, jobs = 0;
-  const auto& specs = model.metrics();
-  for (int r = 0; r < 5; ++r) {
-    for (const bool with : {false, true}) {
-      models::RunContext ctx;
-      ctx.master_seed = 20040613;
-      ctx.replica = static_cast<std::uint64_t>(r);
-      const double c0 = cpu_s();
-      model.run(with ? lff : ff, ctx, out);
-      const double dt = cpu_s() - c0;
-      for (std::size_t i = 0; i < specs.size(); ++i) {
-        if (specs[i].name == "jobs") jobs = out[i];
-        if (with && specs[i].name == "migrations") migrations += out[i];
-      }
-      (with ? rate_lff : rate_ff).push_back(jobs / dt);
-    }
-  }
-  std::sort(rate_ff.begin(), rate_ff.end());
-  std::sort(rate_lff.begin(), rate_lff.end());
-  std::printf("bench_lff: fig11 spatial (alpha 0.99), 320 nodes, %.0f %s jobs, load 0.65\n", jobs,
+  const auto r = bench::paired_runs(models::ClusterModel(), point(false, data), point(true, data),
+                                    20040613, 5, "migrations");
+  std::printf("bench_lff: fig11 spatial (alpha 0.99), 320 nodes, %.0f %s jobs, load 0.65\n", r.jobs,
               data != nullptr ? "CTC-SP2" : "generated (FAULTSWEEP_DATA unset)");
-  std::printf("  first fit           %8.0f jobs/s CPU (%.0f..%.0f)\n", rate_ff[2], rate_ff[0],
-              rate_ff[4]);
+  std::printf("  first fit           %8.0f jobs/s CPU (%.0f..%.0f)\n", r.rate_a[2], r.rate_a[0],
+              r.rate_a[4]);
   std::printf("  LFF + migration     %8.0f jobs/s CPU (%.0f..%.0f), %.1f migrations/replica\n",
-              rate_lff[2], rate_lff[0], rate_lff[4], migrations / 5);
-  std::printf("  cost of LFF: %.2fx first fit (median / median)\n", rate_ff[2] / rate_lff[2]);
+              r.rate_b[2], r.rate_b[0], r.rate_b[4], r.b_sum / 5);
+  std::printf("  cost of LFF: %.2fx first fit (median / median)\n", r.rate_a[2] / r.rate_b[2]);
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "faultsweep/reliability/online.hpp"
 #include "faultsweep/sim/waste.hpp"
 #include "faultsweep/workload/factory.hpp"
+#include "input_support.hpp"
 #include "sim_support.hpp"
 
 using namespace faultsweep;
@@ -311,14 +312,7 @@ TEST_CASE("Waste by run-length category and size: totals, %MWT, ACT/AWT, unit-le
 
 TEST_CASE("Bad input names its key: refit, ljras_threshold, reliability_law, workload.speedup",
           "[reliability_alloc]") {
-  const auto key_of = [](auto&& f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.key();
-    }
-    return std::string("(no error)");
-  };
+  const auto key_of = [](auto&& f) { return faultsweep::testing::thrown_key(f); };
   CHECK(key_of([] {
           reliability::OnlineReliability m(OnlineOptions{OnlineLaw::weibull, 0});
         }) == "refit");
