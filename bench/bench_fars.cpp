@@ -23,10 +23,6 @@ Params point(const std::string& strategy) {
   p.set("allocator", std::string("first_fit"));
   p.set("on_failure", std::string("wait_repair"));
   p.set("checkpoint", std::string("young"));
-  p.set("checkpoint_interval", 4 * 3600.0);
-  p.set("checkpoint_cost", 300.0);
-  p.set("moldable_size", std::string("max"));
-  p.set("moldable_min_fraction", 0.5);
   p.set("workload.source", std::string("fars"));
   p.set("workload.jobs", std::int64_t{10000});
   p.set("workload.mean_interarrival", 1000.0);
@@ -47,7 +43,7 @@ Params point(const std::string& strategy) {
   p.set("fars.queue_wait", std::string("mean"));
   p.set("predictor.precision", 0.7);
   p.set("predictor.recall", 0.7);
-  return p;
+  return models::ClusterModel().with_defaults(std::move(p));
 }
 
 }  // namespace

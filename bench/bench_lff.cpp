@@ -23,12 +23,6 @@ Params point(bool lff, const char* data) {
   p.set("nodes", std::int64_t{320});
   p.set("queue", std::string("easy"));
   p.set("allocator", std::string(lff ? "lff" : "first_fit"));
-  p.set("on_failure", std::string("requeue_head"));
-  p.set("checkpoint", std::string("none"));
-  p.set("checkpoint_interval", 4 * 3600.0);
-  p.set("checkpoint_cost", 300.0);
-  p.set("moldable_size", std::string("max"));
-  p.set("moldable_min_fraction", 0.5);
   if (data != nullptr) {
     p.set("workload.source", std::string("swf"));
     p.set("workload.file", std::string(data) + "/workloads/CTC-SP2-1996-3.1-cln.swf.gz");
@@ -48,7 +42,7 @@ Params point(bool lff, const char* data) {
   p.set("failures.alpha", 0.99);
   p.set("failures.downtime", 120.0);
   if (lff) p.set("strategy", std::string("lff_migrate"));
-  return p;
+  return models::ClusterModel().with_defaults(std::move(p));
 }
 
 }  // namespace

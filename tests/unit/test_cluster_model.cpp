@@ -33,13 +33,7 @@ Params point(const std::string& queue = "easy", const std::string& allocator = "
   p.set("failures.downtime", 3600.0);
   p.set("queue", queue);
   p.set("allocator", allocator);
-  p.set("on_failure", std::string("requeue_head"));
-  p.set("checkpoint", std::string("none"));
-  p.set("checkpoint_interval", 4 * 3600.0);
-  p.set("checkpoint_cost", 300.0);
-  p.set("moldable_size", std::string("max"));
-  p.set("moldable_min_fraction", 0.5);
-  return p;
+  return models::ClusterModel().with_defaults(std::move(p));
 }
 
 std::vector<double> run(const Params& p, std::uint64_t replica = 0) {

@@ -89,13 +89,8 @@ TEST_CASE("D3: without a horizon every failure of a finite trace is injected",
   p.set("failures.file", (dir.path() / "fail.csv").string());
   p.set("queue", std::string("easy"));
   p.set("allocator", std::string("first_fit"));
-  p.set("on_failure", std::string("requeue_head"));
-  p.set("checkpoint", std::string("none"));
-  p.set("checkpoint_interval", 4 * 3600.0);
-  p.set("checkpoint_cost", 300.0);
-  p.set("moldable_size", std::string("max"));
-  p.set("moldable_min_fraction", 0.5);
   const models::ClusterModel model;
+  p = model.with_defaults(std::move(p));
   model.validate(p, dir.path());
   models::RunContext ctx;
   ctx.base_dir = dir.path();

@@ -32,18 +32,12 @@ Params model_point(const std::string& strategy, const std::string& allocator = "
   p.set("failures.downtime", 120.0);
   p.set("queue", std::string("easy"));
   p.set("allocator", allocator);
-  p.set("on_failure", std::string("requeue_head"));
-  p.set("checkpoint", std::string("none"));
-  p.set("checkpoint_interval", 4 * 3600.0);
-  p.set("checkpoint_cost", 300.0);
-  p.set("moldable_size", std::string("max"));
-  p.set("moldable_min_fraction", 0.5);
   if (strategy != "none") p.set("strategy", strategy);
   if (strategy.rfind("bucket", 0) == 0) {
     p.set("predictor.precision", 1.0);
     p.set("predictor.recall", 1.0);
   }
-  return p;
+  return models::ClusterModel().with_defaults(std::move(p));
 }
 
 std::map<std::string, double> run_model(const Params& p, std::uint64_t replica) {

@@ -63,6 +63,15 @@ class Model {
     (void)p, (void)base_dir;
     return {};
   }
+  // p with the default of every parameter it does not set (as the job loader fills a job
+  // file's fixed parameters; a table parameter counts as set when p has any of its fields).
+  // For points built by hand (tests, benchmarks).
+  Params with_defaults(Params p) const {
+    for (const ParamSpec& s : params())
+      if (s.default_value && !p.has(s.name) && p.sub(s.name).values().empty())
+        p.set(s.name, *s.default_value);
+    return p;
+  }
   // One replica: writes one value per metric, in metrics() order, into out.
   virtual void run(const Params& p, const RunContext& ctx, std::span<double> out) const = 0;
 };
