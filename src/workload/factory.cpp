@@ -222,6 +222,34 @@ std::shared_ptr<const Workload> cached_trace(const std::filesystem::path& path,
   return it->second;
 }
 
+// The parsed trace of a "swf" table for a machine of `nodes` nodes and its skip_jobs /
+// max_jobs window, read with the options make_workload uses (swf_reading reports this very
+// reading). size_scale = "proportional" reads the trace on its own machine (sizes are scaled
+// afterwards).
+struct SwfWindow {
+  std::shared_ptr<const Workload> trace;
+  SwfOptions opt;
+  bool proportional = false;
+  std::size_t skip = 0, count = 0;
+};
+
+SwfWindow swf_window(const TableReader& r, const Params& table, int nodes, const RunContext& ctx) {
+  SwfWindow win;
+  win.opt = swf_options(r);
+  win.proportional = proportional_sizes(r) && nodes > 0;
+  win.opt.machine_nodes = nodes > 0 && !win.proportional ? nodes : 0;
+  win.trace = cached_trace(ctx.resolve(swf_file(r)), win.opt);
+  const auto all = win.trace->jobs.size();
+  win.skip = static_cast<std::size_t>(r.integer_or("skip_jobs", 0, 0));
+  const std::size_t max =
+      table.has("max_jobs") ? static_cast<std::size_t>(r.integer_or("max_jobs", 0, 1)) : all;
+  if (win.skip >= all)
+    throw InputError("skip_jobs", std::to_string(win.skip),
+                     fmt::format("fewer than the trace's {} usable jobs", all));
+  win.count = std::min(max, all - win.skip);
+  return win;
+}
+
 }  // namespace
 
 const std::vector<std::string>& workload_duration_keys() {
@@ -269,18 +297,14 @@ std::optional<InputReading> swf_reading(const Params& table, int nodes,
                                         const std::filesystem::path& base_dir) {
   const TableReader r(table);
   if (source_of(r) != "swf") return std::nullopt;
-  SwfOptions opt = swf_options(r);
-  opt.machine_nodes = nodes > 0 ? nodes : 0;
   RunContext ctx;
   ctx.base_dir = base_dir;
+  const SwfWindow win = swf_window(r, table, nodes, ctx);
+  ReadStats st = win.trace->stats;
+  st.jobs = static_cast<std::int64_t>(win.count);
   const std::filesystem::path path = ctx.resolve(swf_file(r));
-  const auto trace = cached_trace(path, opt);
-  ReadStats st = trace->stats;
-  const auto all = static_cast<std::int64_t>(trace->jobs.size());
-  const std::int64_t skip = std::min(r.integer_or("skip_jobs", 0, 0), all);
-  const std::int64_t max = table.has("max_jobs") ? r.integer_or("max_jobs", 0, 1) : all;
-  st.jobs = std::min(max, all - skip);
-  const std::string options = fmt::format("{};skip_jobs={};max_jobs={}", opt.key(), skip, max);
+  const std::string options =
+      fmt::format("{};skip_jobs={};jobs={}", win.opt.key(), win.skip, win.count);
   return InputReading{path.lexically_normal(), options, st.counts(), st.summary()};
 }
 
@@ -293,23 +317,13 @@ Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {
   const LongJobRule long_jobs = long_job_rule(r);
   Workload w;
   if (source == "swf") {
-    SwfOptions opt = swf_options(r);
-    // size_scale = "proportional" reads the trace on its own machine and scales sizes below.
-    const bool proportional = proportional_sizes(r) && nodes > 0;
-    opt.machine_nodes = nodes > 0 && !proportional ? nodes : 0;
-    const auto trace = cached_trace(ctx.resolve(swf_file(r)), opt);
+    const SwfWindow win = swf_window(r, table, nodes, ctx);
+    const bool proportional = win.proportional;
+    const auto& trace = win.trace;
     w.machine_nodes = trace->machine_nodes;
     w.stats = trace->stats;
-    const auto skip = static_cast<std::size_t>(r.integer_or("skip_jobs", 0, 0));
-    const auto all = trace->jobs.size();
-    const std::size_t max =
-        table.has("max_jobs") ? static_cast<std::size_t>(r.integer_or("max_jobs", 0, 1)) : all;
-    if (skip >= all)
-      throw InputError("skip_jobs", std::to_string(skip),
-                       fmt::format("fewer than the trace's {} usable jobs", all));
-    const auto first = trace->jobs.begin() + static_cast<std::ptrdiff_t>(skip);
-    const auto last = first + static_cast<std::ptrdiff_t>(std::min(max, all - skip));
-    w.jobs.assign(first, last);
+    const auto first = trace->jobs.begin() + static_cast<std::ptrdiff_t>(win.skip);
+    w.jobs.assign(first, first + static_cast<std::ptrdiff_t>(win.count));
     // The window starts at time 0, like the whole trace.
     const double t0 = w.jobs.front().submit_s;
     for (Job& j : w.jobs) j.submit_s -= t0;

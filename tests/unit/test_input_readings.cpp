@@ -115,3 +115,31 @@ TEST_CASE("readings: points that read one file in two windows store two readings
   CHECK(files[0].read[1].counts[1] == std::pair<std::string, std::int64_t>{"jobs", 2});
   CHECK(files[1].read.size() == 1);
 }
+
+TEST_CASE("readings: with size_scale = proportional the stored reading is the one the run uses",
+          "[store][provenance]") {
+  // The trace is read on its own 8-node machine and its sizes scaled to the 4 simulated nodes,
+  // so the 6-wide job is kept (scaled to 3), not dropped as wider than the machine.
+  TempDir dir;
+  write(dir.path() / "wide.swf",
+        "; MaxNodes: 8\n"
+        "1 0 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 5 0 100 6 -1 -1 6 200 -1 1 1 1 1 1 1 -1 -1\n");
+  write(dir.path() / "fail.csv", kTrace);
+  const std::string text =
+      "[sweep]\nmodel = \"cluster\"\nreplicas = 1\n[params]\nnodes = 4\n"
+      "failures = { process = \"none\" }\n"
+      "workload = { source = \"swf\", file = \"wide.swf\", size_scale = \"proportional\" }\n";
+  const JobSpec job = parse_job(text, (dir.path() / "job.toml").string());
+  const auto files = faultsweep::sweep::describe_job_inputs(job);
+  REQUIRE(files.size() == 1);
+  REQUIRE(files[0].read.size() == 1);
+  const auto& counts = files[0].read[0].counts;
+  const auto count = [&](const std::string& name) {
+    for (const auto& [k, n] : counts)
+      if (k == name) return n;
+    return std::int64_t{-1};
+  };
+  CHECK(count("jobs") == 2);
+  CHECK(count("too_large") == 0);
+}
