@@ -92,7 +92,8 @@ sim::SimConfig config_of(const Params& p) {
 
 // Without a horizon, failures are generated up to a bound no realistic run reaches (the
 // header says which). A moldable job may run on one node: its longest run time is counted
-// (its node-seconds only shrink with its size under Amdahl's law, and stay under linear).
+// (its node-seconds only shrink with its size under Amdahl's and Gustafson's laws, and stay
+// under linear).
 double generation_bound_s(const workload::Workload& w, int nodes) {
   double node_s = 0, longest_s = 0, last_s = 0;
   for (const workload::Job& j : w.jobs) {

@@ -13,9 +13,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// T_c(k) = T_c(1) (f + (1 - f) / k): Amdahl, Gottumukkala Eq. 6.2 with p = 1 - f.
-double runtime_at(double runtime_one_s, double f, int k) {
-  return runtime_one_s * (f + (1.0 - f) / static_cast<double>(k));
+// T_c(k) = T_c(1) t(k): Amdahl (Gottumukkala Eq. 6.2) or Gustafson (Eq. 6.3), workload/job.hpp.
+double runtime_at(double runtime_one_s, const workload::Speedup& speedup, int k) {
+  return runtime_one_s * speedup.relative_time(k);
 }
 
 // Gottumukkala Eq. 6.1: T + (M + R) F / (1 - F), F = 1 - exp(-H) (H the system's cumulative
@@ -36,7 +36,7 @@ double PlanNode::hazard(double x_s) const {
 }
 
 double expected_completion(std::span<const PlanNode> nodes, int k, double runtime_one_s,
-                           double serial_fraction, double recovery_s) {
+                           const workload::Speedup& speedup, double recovery_s) {
   FS_CHECK(k >= 1 && static_cast<std::size_t>(k) <= nodes.size(), "expected_completion: k");
   const auto first = nodes.first(static_cast<std::size_t>(k));
   const auto system_hazard = [&](double y) {
@@ -44,14 +44,14 @@ double expected_completion(std::span<const PlanNode> nodes, int k, double runtim
     for (const PlanNode& n : first) h += n.hazard(y);
     return h;
   };
-  const double t = runtime_at(runtime_one_s, serial_fraction, k);
+  const double t = runtime_at(runtime_one_s, speedup, k);
   const double h = system_hazard(t);
   if (h <= 0) return t;
   return eq_6_1(t, h, reliability::integrate_survival(system_hazard), recovery_s);
 }
 
-int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s, double serial_fraction,
-                double recovery_s) {
+int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
+                const workload::Speedup& speedup, double recovery_s) {
   const int n = static_cast<int>(nodes.size());
   FS_CHECK(n >= 1, "ra_opt_grow without nodes");
   // One quadrature grid for M = int R_sys (Eq. 4.12) of every k: from 2^-30 x the median of the
@@ -80,7 +80,7 @@ int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s, double se
     return m;
   };
   const auto expected = [&](int k) {
-    const double t = runtime_at(runtime_one_s, serial_fraction, k);
+    const double t = runtime_at(runtime_one_s, speedup, k);
     double hz = 0;
     for (int i = 0; i < k; ++i) hz += nodes[static_cast<std::size_t>(i)].hazard(t);
     return hz <= 0 ? t : eq_6_1(t, hz, mttf(), recovery_s);
@@ -99,16 +99,17 @@ int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s, double se
   return k;
 }
 
-RaOptSize::RaOptSize(reliability::OnlineOptions options, double serial_fraction, double recovery_s)
-    : model_(options), serial_fraction_(serial_fraction), recovery_s_(recovery_s) {}
+RaOptSize::RaOptSize(reliability::OnlineOptions options, double recovery_s)
+    : model_(options), recovery_s_(recovery_s) {}
 
 std::int32_t RaOptSize::choose(const SizeRequest& r) const {
-  FS_CHECK(r.free != nullptr && r.history != nullptr, "ra_opt: needs the free set and history");
+  FS_CHECK(r.free != nullptr && r.history != nullptr && r.speedup != nullptr,
+           "ra_opt: needs the free set, history and speedup law");
   if (r.free_nodes <= 0) return 0;
+  const workload::Speedup& speedup = *r.speedup;
   model_.update(*r.history, r.now_s);
-  const double f = serial_fraction_;
-  // T_c(1) from the estimate at the requested size (Amdahl, Eq. 6.2).
-  const double one_s = r.estimate_s / (f + (1.0 - f) / static_cast<double>(r.requested));
+  // T_c(1) from the estimate at the requested size (Eq. 6.2 or 6.3).
+  const double one_s = r.estimate_s / speedup.relative_time(r.requested);
   // Fig. 6.6 lines 2-5: R(i) over the one-node run time, sorted descending (hazard ascending).
   order_.clear();
   for (int n = r.free->next_from(0); n >= 0; n = r.free->next_from(n + 1))
@@ -124,7 +125,7 @@ std::int32_t RaOptSize::choose(const SizeRequest& r) const {
     const bool fitted = model_.refit_instant() > 0;  // before the first refit: all alike
     plan_.push_back({fitted ? model_.shape(n) : 1.0, fitted ? model_.scale_s(n) : kInf, age});
   }
-  return ra_opt_grow(plan_, one_s, f, recovery_s_);
+  return ra_opt_grow(plan_, one_s, speedup, recovery_s_);
 }
 
 std::int32_t AllSize::choose(const SizeRequest& r) const {

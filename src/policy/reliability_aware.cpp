@@ -106,15 +106,12 @@ std::unique_ptr<SizeChooser> make_ra_opt(const Params& p) {
   if (!p.has("workload.speedup"))
     throw InputError("workload.speedup", "(missing)",
                      "a speedup model with moldable_size = \"ra_opt\" (Eq. 6.1 needs T_c(k)): "
-                     "speedup = \"amdahl\" with serial_fraction, or \"linear\"");
-  const double f =
-      p.str("workload.speedup") == "linear"
-          ? 0.0
-          : (p.has("workload.serial_fraction") ? p.real("workload.serial_fraction") : 0.05);
+                     "speedup = \"amdahl\" or \"gustafson\" with serial_fraction, or "
+                     "\"linear\"");
   const double recovery = p.has("ra_opt_recovery") ? p.real("ra_opt_recovery") : 0.0;
   if (!(recovery >= 0))
     throw InputError("ra_opt_recovery", format_duration(recovery), "a duration >= 0");
-  return std::make_unique<RaOptSize>(online_options(p), f, recovery);
+  return std::make_unique<RaOptSize>(online_options(p), recovery);
 }
 
 std::vector<ParamSpec> reliability_param_specs() {

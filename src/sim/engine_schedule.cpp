@@ -25,6 +25,7 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     q.history = &history_;
     q.free = &free_;
     q.machine_nodes = cfg_.nodes;
+    q.speedup = &cfg_.speedup;
     const std::int32_t cap = sizes_->may_exceed_request() ? free_nodes : r.size;
     const std::int32_t size = std::min(sizes_->choose(q), cap);
     auto& chosen = chosen_size_[static_cast<std::size_t>(j)];

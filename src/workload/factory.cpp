@@ -84,13 +84,14 @@ Moldability moldability_of(const TableReader& t) {
   m.fraction = t.real_or("moldable", 0.0);
   if (!(m.fraction >= 0 && m.fraction <= 1))
     throw InputError("moldable", t.text("moldable"), "a fraction in [0, 1]");
-  const std::string law = t.choice_or("speedup", "amdahl", {"amdahl", "linear"});
+  const std::string law = t.choice_or("speedup", "amdahl", {"amdahl", "linear", "gustafson"});
   if (law == "linear") {
     if (t.has("serial_fraction"))
       throw InputError("serial_fraction", t.text("serial_fraction"),
-                       "only with speedup = \"amdahl\"");
+                       "only with speedup = \"amdahl\" or \"gustafson\"");
     m.speedup.serial_fraction = 0;
   } else {
+    m.speedup.law = law == "gustafson" ? SpeedupLaw::gustafson : SpeedupLaw::amdahl;
     m.speedup.serial_fraction = t.real_or("serial_fraction", m.speedup.serial_fraction);
     if (!(m.speedup.serial_fraction >= 0 && m.speedup.serial_fraction <= 1))
       throw InputError("serial_fraction", t.text("serial_fraction"), "a fraction in [0, 1]");

@@ -210,7 +210,7 @@ TEST_CASE("cluster: bad input names the full key", "[cluster][input]") {
   CHECK(key_of_error(p) == "workload.moldable");
 
   p = point();
-  p.set("workload.speedup", std::string("gustafson"));
+  p.set("workload.speedup", std::string("karp_flatt"));
   CHECK(key_of_error(p) == "workload.speedup");
 
   p = point();

@@ -92,6 +92,47 @@ TEST_CASE("moldable: Amdahl scaling T(k)/T(max), T(k) = f + (1 - f)/k", "[moldab
   }
 }
 
+TEST_CASE("moldable: Gustafson scaling, S(k) = (1 - p) + k p (Gottumukkala Eq. 6.3)",
+          "[moldable]") {
+  // p = 0.9: S(2) = 1.9, S(4) = 3.7, so T(2)/T(4) = 3.7/1.9; Amdahl's is (0.55)/(0.325) = 1.69.
+  const workload::Speedup g{0.1, workload::SpeedupLaw::gustafson};
+  CHECK(g.relative_time(1) == 1.0);
+  CHECK(g.time_factor(2, 4) == Approx(3.7 / 1.9));
+  CHECK(g.time_factor(1, 4) == Approx(3.7));
+  const workload::Speedup a{0.1};
+  for (int k = 2; k <= 1024; k *= 2) CHECK(g.relative_time(k) < a.relative_time(k));
+  // f = 0: both laws are linear.
+  const workload::Speedup g0{0.0, workload::SpeedupLaw::gustafson};
+  CHECK(g0.time_factor(1, 8) == Approx(8.0));
+
+  // The reader: speedup = "gustafson" with serial_fraction; an unknown law is an input error.
+  RunContext ctx;
+  Params t;
+  t.set("source", std::string("lublin"));
+  t.set("jobs", std::int64_t{20});
+  t.set("moldable", 1.0);
+  t.set("speedup", std::string("gustafson"));
+  t.set("serial_fraction", 0.1);
+  workload::validate_workload(t, ".");
+  const auto w = workload::make_workload(t, 64, ctx);
+  CHECK(w.speedup.law == workload::SpeedupLaw::gustafson);
+  CHECK(w.speedup.serial_fraction == 0.1);
+  Params bad = t;
+  bad.set("speedup", std::string("karp_flatt"));
+  CHECK_THROWS_AS(workload::validate_workload(bad, "."), InputError);
+
+  // In the engine: a moldable job of 370 s on 4 nodes gets 2: T(1) = 370 x 3.7, so 1369/1.9 s.
+  sim::SimConfig cfg;
+  cfg.nodes = 4;
+  cfg.speedup = g;
+  const policy::FreeSize free(0.5);
+  const Run r =
+      simulate(cfg, {job(0, 0, 1000, 2, false), job(1, 0, 370, 4, true, 740)}, {}, "fcfs", &free);
+  CHECK(r.jobs[1].size == 2);
+  CHECK(r.jobs[1].runtime_s == Approx(370 * 3.7 / 1.9));
+  CHECK(r.jobs[1].estimate_s == Approx(740 * 3.7 / 1.9));
+}
+
 TEST_CASE("moldable: 4 nodes, a 2-node job running, a moldable 4-node job (f = 0)",
           "[moldable][engine]") {
   // J0 (rigid, 2 nodes, 100 s) and J1 (moldable, requests 4 nodes, 50 s at 4, linear speedup)

@@ -248,12 +248,15 @@ TEST_CASE("RA-Opt: Table 6.1 gives k = 14, E = 392.9122 h", "[reliability_alloc]
   for (const double ci : c) nodes.push_back({1.0, 35040.0 / ci, 0});
   for (const double r : {0.0011, 0.0012, 0.0013, 0.0014, 0.0014}) nodes.push_back({1.0, 1 / r, 0});
   // p = 0.895: serial fraction 0.105, T_c(1) = 1000 h, R = 0 (times in hours here).
-  CHECK(policy::ra_opt_grow(nodes, 1000, 0.105, 0) == 14);
-  CHECK(policy::expected_completion(nodes, 14, 1000, 0.105, 0) == Approx(392.9122).margin(5e-3));
+  CHECK(policy::ra_opt_grow(nodes, 1000, workload::Speedup{0.105}, 0) == 14);
+  CHECK(policy::expected_completion(nodes, 14, 1000, workload::Speedup{0.105}, 0) ==
+        Approx(392.9122).margin(5e-3));
 }
 
-TEST_CASE("RA-Opt's k is the argmin of E[T_c(k)] over k for its node order (brute force)",
-          "[reliability_alloc]") {
+TEST_CASE(
+    "RA-Opt's k is the argmin of E[T_c(k)] over k for its node order (brute force), "
+    "under Amdahl's and Gustafson's laws",
+    "[reliability_alloc]") {
   Engine rng = make_stream(7, 0, Purpose::failures, "ra_opt");
   int checked = 0;
   for (int trial = 0; trial < 200; ++trial) {
@@ -262,7 +265,10 @@ TEST_CASE("RA-Opt's k is the argmin of E[T_c(k)] over k for its node order (brut
     for (int i = 0; i < n; ++i)
       nodes.push_back(
           {0.5 + uniform01(rng), 2000 * std::exp(3 * uniform01(rng)), 500 * uniform01(rng)});
-    const double one = 50 + 2000 * uniform01(rng), f = 0.2 * uniform01(rng);
+    const double one = 50 + 2000 * uniform01(rng);
+    // Odd trials: Gustafson's law (Eq. 6.3), even: Amdahl's (Eq. 6.2).
+    const workload::Speedup f{0.2 * uniform01(rng), trial % 2 == 1 ? workload::SpeedupLaw::gustafson
+                                                                   : workload::SpeedupLaw::amdahl};
     std::sort(nodes.begin(), nodes.end(),
               [&](const auto& x, const auto& y) { return x.hazard(one) < y.hazard(one); });
     std::vector<double> e;

@@ -75,19 +75,19 @@ struct PlanNode {
 };
 
 // Eq. 6.1 for the first k nodes of `nodes` (already in RA-Opt's order): T_c(k) + (M + R) F /
-// (1 - F), T_c(k) = T_c(1) (f + (1 - f) / k) (Amdahl, Eq. 6.2, f the serial fraction), F = 1 -
-// R_sys(T_c(k)) (Eq. 4.10), M = int_0^inf R_sys (Eq. 4.12). Brute force (for tests).
+// (1 - F), T_c(k) = T_c(1) t(k) (Amdahl, Eq. 6.2, or Gustafson, Eq. 6.3: workload::Speedup), F =
+// 1 - R_sys(T_c(k)) (Eq. 4.10), M = int_0^inf R_sys (Eq. 4.12). Brute force (for tests).
 double expected_completion(std::span<const PlanNode> nodes, int k, double runtime_one_s,
-                           double serial_fraction, double recovery_s);
+                           const workload::Speedup& speedup, double recovery_s);
 
 // Fig. 6.6: k = 1, grown while E[T_c(k + 1)] <= E[T_c(k)], k <= nodes.size(). `nodes` sorted by
 // ascending hazard over T_c(1). Incremental: M on one quadrature grid accumulated node by node.
-int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s, double serial_fraction,
-                double recovery_s);
+int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
+                const workload::Speedup& speedup, double recovery_s);
 
 class RaOptSize final : public SizeChooser {
  public:
-  RaOptSize(reliability::OnlineOptions options, double serial_fraction, double recovery_s);
+  RaOptSize(reliability::OnlineOptions options, double recovery_s);
   using SizeChooser::choose;
   std::string_view name() const override { return "ra_opt"; }
   bool needs_failure_times() const override { return true; }
@@ -97,7 +97,7 @@ class RaOptSize final : public SizeChooser {
 
  private:
   mutable reliability::OnlineReliability model_;
-  double serial_fraction_, recovery_s_;
+  double recovery_s_;
   mutable std::vector<std::pair<double, std::int32_t>> order_;
   mutable std::vector<PlanNode> plan_;
 };

@@ -10,6 +10,7 @@
 
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::policy {
 
@@ -26,6 +27,8 @@ struct SizeRequest {
   // pass take: free->count() - free_nodes of them) and the machine size; null / 0 in tests.
   const NodeSet* free = nullptr;
   int machine_nodes = 0;
+  // The run's speedup law (how run time shrinks with size; workload/job.hpp); null in tests.
+  const workload::Speedup* speedup = nullptr;
 };
 
 class SizeChooser {

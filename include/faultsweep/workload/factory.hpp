@@ -13,9 +13,10 @@
 //     moldable (fraction of moldable jobs in [0, 1], default 0: one uniform draw per job from
 //     its own stream, Purpose::moldable, moldable iff u < fraction; a moldable job's size is
 //     its maximum (requested) size and its runtime / estimate are those at that size);
-//     speedup = "amdahl" (default) | "linear" and serial_fraction (amdahl only, default 0.05):
-//     runtime at k nodes = runtime at max x T(k)/T(max), T(k) = f + (1 - f)/k (Gottumukkala
-//     §6.3.1, Eq. 6.2; linear: f = 0);
+//     speedup = "amdahl" (default) | "gustafson" | "linear" and serial_fraction (amdahl and
+//     gustafson, default 0.05): runtime at k nodes = runtime at max x t(k)/t(max), t(k) =
+//     f + (1 - f)/k (Amdahl, Gottumukkala §6.3.1, Eq. 6.2) or 1/(f + k(1 - f)) (Gustafson,
+//     §6.3.2, Eq. 6.3); linear: f = 0 (workload/job.hpp Speedup);
 //     scale = "runtimes" (default) | "interarrivals" | "none" (only without target_load).
 //     Only "fars" has a default target_load, the paper's 0.7 (FARS §5.2.1); scale = "none"
 //     turns it off.

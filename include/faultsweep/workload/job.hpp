@@ -19,17 +19,26 @@ struct Job {
                            // runtime_s and estimate_s are then the times at `size` nodes
 };
 
-// How a moldable job's run time depends on its size: Amdahl's law (Gottumukkala §6.3.1,
-// Eq. 6.2: Tc(k) = Tc(1) [p/k + (1 - p)], p the parallel fraction), written with the serial
-// fraction f = 1 - p as T(k) = f + (1 - f)/k. f = 0 is linear speedup.
+// How a moldable job's run time depends on its size k, as T(k) = T(1) t(k), with the serial
+// fraction f = 1 - p (p the parallel fraction of Gottumukkala §6.3):
+//   Amdahl (§6.3.1, Eq. 6.2: Tc(k) = Tc(1) [p/k + (1 - p)]):   t(k) = f + (1 - f)/k
+//   Gustafson (§6.3.2, Eq. 6.3: S(k) = (1 - p) + k p, Tc(k) = Tc(1)/S(k)): t(k) = 1/(f + k(1 - f))
+// The thesis applies Gustafson's scaled speedup to a job of fixed work, as here. f = 0 is linear
+// speedup under either law.
+enum class SpeedupLaw { amdahl, gustafson };
+
 struct Speedup {
   double serial_fraction = 0.05;  // in [0, 1]
+  SpeedupLaw law = SpeedupLaw::amdahl;
+  // t(k): run time on k nodes / run time on one node.
+  double relative_time(std::int32_t k) const {
+    const double n = static_cast<double>(k);
+    if (law == SpeedupLaw::gustafson) return 1.0 / (serial_fraction + n * (1.0 - serial_fraction));
+    return serial_fraction + (1.0 - serial_fraction) / n;
+  }
   // Run time on k nodes / run time on `max` nodes: T(k) / T(max).
   double time_factor(std::int32_t k, std::int32_t max) const {
-    const auto t = [this](std::int32_t n) {
-      return serial_fraction + (1.0 - serial_fraction) / static_cast<double>(n);
-    };
-    return k == max ? 1.0 : t(k) / t(max);
+    return k == max ? 1.0 : relative_time(k) / relative_time(max);
   }
 };
 
