@@ -168,6 +168,24 @@ def _panel_pair(axs, res: Results, base: Results | None, lines: list[tuple[str, 
         ax.legend(fontsize=7)
 
 
+class FigureWriter:
+    """Saves the figures of one draw_figures call (here and in zhang_s5.py) into out_dir,
+    created if missing, with their common look (suptitle, tight layout, 110 dpi), and lists
+    the files written."""
+
+    def __init__(self, out_dir):
+        self.out = Path(out_dir)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.written: list[Path] = []
+
+    def save(self, fig, name: str, suptitle: str) -> None:
+        fig.suptitle(suptitle, fontsize=10)
+        fig.tight_layout()
+        p = self.out / name
+        fig.savefig(p, dpi=110)
+        self.written.append(p)
+
+
 def _new_figure(rows: int):
     from matplotlib.figure import Figure
 
@@ -177,18 +195,8 @@ def _new_figure(rows: int):
 
 
 def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    figs = FigureWriter(out_dir)
     base = data.get("baseline")
-    written = []
-
-    def save(fig, name, suptitle):
-        fig.suptitle(suptitle, fontsize=10)
-        fig.tight_layout()
-        p = out / name
-        fig.savefig(p, dpi=110)
-        written.append(p)
-
     specs3 = [("fig3a", "failures.shape", "shape β", "(a) W=2, α=0.01, r=2 min"),
               ("fig3b", "failures.W", "W", "(b) β=0.85, α=0.5, r=2 min"),
               ("fig3c", "failures.alpha", "α", "(c) β=0.85, W=2, r=2 min")]
@@ -200,15 +208,15 @@ def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
             lines = [(f"{sym} = {v:g}", {axis.replace('.', '__'): float(v)})
                      for v in axis_values(res, axis)]
             _panel_pair(axs[row], res, base, lines, title)
-        save(fig, "fig3.png", "Zhang et al. Fig. 3: impact of failure arrival characteristics "
-             "(CTC-SP2 window, 320 nodes, EASY)")
+        figs.save(fig, "fig3.png", "Zhang et al. Fig. 3: impact of failure arrival characteristics "
+                  "(CTC-SP2 window, 320 nodes, EASY)")
     if "fig4" in data:
         res = data["fig4"]
         fig, axs = _new_figure(1)
         lines = [(f"down time {float(v) / 3600:g} h", {"failures__downtime": float(v)})
                  for v in axis_values(res, "failures.downtime")]
         _panel_pair(axs[0], res, base, lines, "β=0.85, W=2, α=0.01")
-        save(fig, "fig4.png", "Zhang et al. Fig. 4: impact of failure down times")
+        figs.save(fig, "fig4.png", "Zhang et al. Fig. 4: impact of failure down times")
     if "fig5" in data:
         res = data["fig5"]
         shapes = [float(s) for s in axis_values(res, "failures.shape")]
@@ -218,7 +226,7 @@ def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
                                       "checkpoint_interval": c[1]}) for c in ckpt_cases(res)]
             _panel_pair(axs[row], res, base, lines,
                         f"i.i.d. β={shape:g} ({exact_rate_per_day(shape):.2g}/day), 5 min checkpoints")
-        save(fig, "fig5.png", "Zhang et al. Fig. 5: failure-oblivious checkpointing, i.i.d. failures")
+        figs.save(fig, "fig5.png", "Zhang et al. Fig. 5: failure-oblivious checkpointing, i.i.d. failures")
     if "fig6" in data:
         res = data["fig6"]
         combos = []
@@ -231,8 +239,8 @@ def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
                                       "checkpoint_interval": c[1]}) for c in ckpt_cases(res)]
             kind = "temporal" if w > 2 else "spatial"
             _panel_pair(axs[row], res, base, lines, f"{kind}: β=0.85, W={w:g}, α={a:g}")
-        save(fig, "fig6.png", "Zhang et al. Fig. 6: failure-oblivious checkpointing, correlated failures")
-    return written
+        figs.save(fig, "fig6.png", "Zhang et al. Fig. 6: failure-oblivious checkpointing, correlated failures")
+    return figs.written
 
 
 def cmd_figures(args) -> int:
