@@ -263,17 +263,8 @@ def _overhead_panel(ax, res, lines, title):
 def draw_figures(data: dict, out_dir) -> list:
     from matplotlib.figure import Figure
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    figs = z.FigureWriter(out_dir)
     base = data.get("baseline")
-    written = []
-
-    def save(fig, name, title):
-        fig.suptitle(title, fontsize=10)
-        fig.tight_layout()
-        fig.savefig(out / name, dpi=110)
-        written.append(out / name)
-
     for name, groups in (("fig5", "failures.shape"), ("fig6", None)):
         res = data.get(name)
         if res is None or OVERHEAD not in res.metrics:
@@ -292,7 +283,7 @@ def draw_figures(data: dict, out_dir) -> list:
             lines = [(z.ckpt_label(c), {"checkpoint": c[0], "checkpoint_interval": c[1], **fx})
                      for c in z.ckpt_cases(res)]
             _overhead_panel(ax, res, lines, title)
-        save(fig, f"{name}c.png", f"Zhang et al. Fig. {name[3]}(c): checkpoint overhead")
+        figs.save(fig, f"{name}c.png", f"Zhang et al. Fig. {name[3]}(c): checkpoint overhead")
     if "fig7" in data:
         res = data["fig7"]
         fig, axs = z._new_figure(1)
@@ -300,7 +291,7 @@ def draw_figures(data: dict, out_dir) -> list:
                  ("periodic every 4 h", {"strategy": "none", "checkpoint": "periodic"}),
                  ("perfect prediction", {"strategy": "predict_exact"})]
         z._panel_pair(axs[0], res, base, lines, "β=0.85, W=2, α=0.01, C = 5 min")
-        save(fig, "fig7.png", "Zhang et al. Fig. 7: exact prediction and exact checkpointing")
+        figs.save(fig, "fig7.png", "Zhang et al. Fig. 7: exact prediction and exact checkpointing")
     if "fig8" in data:
         res = data["fig8"]
         nb = sorted(int(b) for b in z.axis_values(res, "zhang.buckets"))
@@ -308,13 +299,13 @@ def draw_figures(data: dict, out_dir) -> list:
         for row, n in enumerate(nb):
             lines = [(LABEL[s], {"strategy": s, "zhang__buckets": n}) for s in ("none",) + HEURISTICS]
             z._panel_pair(axs[row], res, base, lines, f"{24 / n:g}-hour buckets")
-        save(fig, "fig8.png", "Zhang et al. Fig. 8: bucket prediction, i.i.d. failures")
+        figs.save(fig, "fig8.png", "Zhang et al. Fig. 8: bucket prediction, i.i.d. failures")
     if "fig9" in data:
         res = data["fig9"]
         fig, axs = z._new_figure(1)
         lines = [(LABEL[str(s)], {"strategy": str(s)}) for s in z.axis_values(res, "strategy")]
         z._panel_pair(axs[0], res, base, lines, "4-hour buckets, i.i.d.")
-        save(fig, "fig9.png", "Zhang et al. Fig. 9: heuristics with 4-hour buckets")
+        figs.save(fig, "fig9.png", "Zhang et al. Fig. 9: heuristics with 4-hour buckets")
     for name, axis_pair, title in (("fig10", ("failures.W", "failures.alpha"), "Fig. 10: 4-h buckets, correlated failures"),
                                    ("fig11", ("failures.W", "failures.alpha"), "Fig. 11: Least Failure First")):
         res = data.get(name)
@@ -333,8 +324,8 @@ def draw_figures(data: dict, out_dir) -> list:
                 lines = [("first fit", {"allocator": "first_fit", **fx}),
                          ("LFF + migration", {"allocator": "lff", **fx})]
             z._panel_pair(axs[row], res, base, lines, f"W={w:g}, α={a:g}")
-        save(fig, f"{name}.png", f"Zhang et al. {title}")
-    return written
+        figs.save(fig, f"{name}.png", f"Zhang et al. {title}")
+    return figs.written
 
 
 def cmd_figures(args) -> int:
