@@ -9,8 +9,10 @@ section4_4  R_sys, failure rate and MTTF of the four (t, x) cases of Figs. 4.4-4
             printed values, with "ok" where ours rounds to the printed digits.
 table6_1    every column of Table 6.1 (k, S, T, R_sys, M, E) beside the printed one, and the optimal k.
 fig6_3, fig6_4_5   draw E[T_c(k)] against k (PNG) into --out (default: next to the file).
-fig5_5, fig5_6, fig6_8, fig6_9   reliability-aware allocation on the cluster model
+fig5_2, fig5_5, fig5_6, fig6_8, fig6_9   reliability-aware allocation on the cluster model
             (reproduce/gottumukkala_alloc.py): tables with paired 95 % CIs and PNGs.
+ch6_study   §6.4 under the assumptions the thesis leaves open, one at a time (serial fraction,
+            speedup law, job count, node reliability; reproduce/gottumukkala_ch6_study.py).
 
 Exit status: 0 all printed numbers reproduced (or a figure drawn), 1 a number differs,
 2 bad arguments or an unusable file.
@@ -33,9 +35,12 @@ except ImportError:  # run as a script from a checkout
     from faultsweep_analysis.results import to_hours
 try:
     from reproduce.gottumukkala_alloc import ALLOC_FIGURES
+    from reproduce.gottumukkala_ch6_study import ch6_study
 except ImportError:  # run as a script from a checkout
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from gottumukkala_alloc import ALLOC_FIGURES
+    from gottumukkala_ch6_study import ch6_study
+ALLOC_FIGURES = {**ALLOC_FIGURES, "ch6_study": ch6_study}
 
 # §4.4 (t, x) -> (R_sys, failure rate, MTTF) as printed (Figs. 4.4-4.7).
 PAPER_4_4 = {
@@ -165,8 +170,8 @@ def figure(name, path, out: Path) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["section4_4", "table6_1", "fig6_3", "fig6_4_5", "fig5_5",
-                                     "fig5_6", "fig6_8", "fig6_9"])
+    ap.add_argument("what", choices=["section4_4", "table6_1", "fig6_3", "fig6_4_5", "fig5_2", "fig5_5",
+                                     "fig5_6", "fig6_8", "fig6_9", "ch6_study"])
     ap.add_argument("file")
     ap.add_argument("--out", help="folder for PNGs (default: the file's folder)")
     a = ap.parse_args(argv)

@@ -1,5 +1,6 @@
 """Gottumukkala (thesis 2008) Ch. 5 and §6.4 from `cluster` results: reliability-aware allocation.
 
+    python3 analysis/reproduce/gottumukkala.py fig5_2 results/gottumukkala/ch5_lanl.h5 [--out DIR]
     python3 analysis/reproduce/gottumukkala.py fig5_5 results/gottumukkala/ch5_lanl.h5 [--out DIR]
     python3 analysis/reproduce/gottumukkala.py fig5_6 results/gottumukkala/ch5_lanl.h5 [--out DIR]
     python3 analysis/reproduce/gottumukkala.py fig6_8 results/gottumukkala/ch6_raopt.h5 [--out DIR]
@@ -8,7 +9,9 @@
 fig5_5  total waste time per technique (RR, RAS / LJRAS with Exp / Weibull) and the reduction vs RR,
         ours beside the thesis's, with a paired 95 % CI (t) over the pairs (every other axis and
         replica: same jobs and failures for every technique). PNG + table on stdout.
-fig5_6  total waste time and %MWT by run-length category A-F per technique (PNG + table).
+fig5_2  completed jobs, total waste time and %MWT by requested size (<= 32 ... > 512 processors) per
+        technique (PNG + table).
+fig5_6  the same by run-length category A-F.
 fig6_8  MCT and MWT (per unit run length: metrics mct_unit, mwt_unit) of ALL / RR / RA / RA-Opt and
         the RPD of RA-Opt against each, paired 95 % CI, beside the thesis's RPDs.
 fig6_9  ACT and AWT by run-length category per technique (PNG + table).
@@ -136,38 +139,57 @@ def fig5_5(path, out: Path, open_results) -> int:
     return 0
 
 
-def fig5_6(path, out: Path, open_results) -> int:
+SIZES = ["le32", "le64", "le128", "le256", "le512", "gt512"]
+SIZE_TEXT = ["<=32", "33-64", "65-128", "129-256", "257-512", ">512"]
+
+
+def _waste_by_bins(path, out: Path, open_results, bins, texts, suffix, fig_name, what) -> int:
+    """Total waste time and %MWT per technique over one binning (by run length or by size)."""
     r = open_results(path)
-    metrics = [f"waste_h_{c}" for c in CATEGORIES] + [f"pmwt_{c}" for c in CATEGORIES] + \
-        [f"jobs_{c}" for c in CATEGORIES]
+    names = {"waste": [f"waste_h{suffix}_{b}" for b in bins], "pmwt": [f"pmwt{suffix}_{b}" for b in bins],
+             "jobs": [f"jobs{suffix}_{b}" for b in bins]}
+    metrics = names["waste"] + names["pmwt"] + names["jobs"]
     df = long_frame(r, metrics)
     g = df.groupby("technique")[metrics].mean()
     wl = _workload_of(path)
-    print(f"Fig. 5.6 ({wl}): total waste time (h) | %MWT by run length, mean over pairs")
-    print("technique    " + " ".join(f"{c:>8s}" for c in CATEGORIES) + " | " +
-          " ".join(f"{c:>6s}" for c in CATEGORIES))
+    print(f"{fig_name} ({wl}): total waste time (h) | %MWT by {what}, mean over pairs")
+    print("technique    " + " ".join(f"{c:>8s}" for c in texts) + " | " +
+          " ".join(f"{c:>7s}" for c in texts))
     for t, row in g.iterrows():
-        print(f"{t:12s} " + " ".join(f"{row[f'waste_h_{c}']:8.1f}" for c in CATEGORIES) + " | " +
-              " ".join(f"{row[f'pmwt_{c}']:6.2f}" for c in CATEGORIES))
-    print("jobs         " + " ".join(f"{g[f'jobs_{c}'].iloc[0]:8.0f}" for c in CATEGORIES))
+        print(f"{t:12s} " + " ".join(f"{row[w]:8.1f}" for w in names["waste"]) + " | " +
+              " ".join(f"{row[p]:7.2f}" for p in names["pmwt"]))
+    print("jobs         " + " ".join(f"{g[j].iloc[0]:8.0f}" for j in names["jobs"]))
     plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    axes[0].bar(range(len(bins)), [g[j].iloc[0] for j in names["jobs"]])
     width = 0.8 / len(g)
     for i, (t, row) in enumerate(g.iterrows()):
-        x = np.arange(6) + i * width
-        axes[0].bar(x, [row[f"waste_h_{c}"] for c in CATEGORIES], width, label=t)
-        axes[1].bar(x, [row[f"pmwt_{c}"] for c in CATEGORIES], width, label=t)
-    for ax, lab in zip(axes, ["total waste time (h)", "%MWT"]):
-        ax.set_xticks(np.arange(6) + 0.4 - width / 2)
-        ax.set_xticklabels([f"{c}\n{txt}" for c, txt in zip(CATEGORIES, CATEGORY_TEXT)], fontsize=7)
+        x = np.arange(len(bins)) + i * width
+        axes[1].bar(x, [row[w] for w in names["waste"]], width, label=t)
+        axes[2].bar(x, [row[p] for p in names["pmwt"]], width, label=t)
+    for k, (ax, lab) in enumerate(zip(axes, ["completed jobs", "total waste time (h)", "%MWT"])):
+        ax.set_xticks(np.arange(len(bins)) + (0 if k == 0 else 0.4 - width / 2))
+        ax.set_xticklabels([f"{b}\n{txt}" for b, txt in zip(bins, texts)] if bins == CATEGORIES
+                           else texts, fontsize=7)
         ax.set_ylabel(lab)
-    axes[0].legend(fontsize=7)
-    fig.suptitle(f"Fig. 5.6 ({wl.upper()}): waste by job run length")
+        ax.set_xlabel(what)
+    axes[1].legend(fontsize=7)
+    fig.suptitle(f"{fig_name} ({wl.upper()}): waste by {what}")
     fig.tight_layout()
-    png = out / f"gottumukkala_fig5_6_{wl}.png"
+    png = out / f"gottumukkala_{fig_name.lower().replace('fig. ', 'fig').replace('.', '_')}_{wl}.png"
     fig.savefig(png, dpi=120)
     print(f"wrote {png}")
     return 0
+
+
+def fig5_2(path, out: Path, open_results) -> int:
+    return _waste_by_bins(path, out, open_results, SIZES, SIZE_TEXT, "_size", "Fig. 5.2",
+                          "requested size (processors)")
+
+
+def fig5_6(path, out: Path, open_results) -> int:
+    return _waste_by_bins(path, out, open_results, CATEGORIES, CATEGORY_TEXT, "", "Fig. 5.6",
+                          "run length")
 
 
 def fig6_8(path, out: Path, open_results) -> int:
@@ -228,4 +250,4 @@ def fig6_9(path, out: Path, open_results) -> int:
     return 0
 
 
-ALLOC_FIGURES = {"fig5_5": fig5_5, "fig5_6": fig5_6, "fig6_8": fig6_8, "fig6_9": fig6_9}
+ALLOC_FIGURES = {"fig5_2": fig5_2, "fig5_5": fig5_5, "fig5_6": fig5_6, "fig6_8": fig6_8, "fig6_9": fig6_9}

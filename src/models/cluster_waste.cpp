@@ -72,6 +72,8 @@ void append_waste_metrics(std::vector<ClusterMetric>& t) {
   t.push_back(
       {{"mean_job_size", "1", "nodes the completed jobs ran on, mean (RA-Opt, ALL: chosen)"},
        [](const sim::Metrics& m) { return m.waste.mean_size; }});
+  add_bins<&W::size_jobs>(t, "jobs_size", "1", kSizes,
+                          "completed jobs of requested size {} (Gottumukkala Fig. 5.2 a, b)", kSeq);
 }
 
 }  // namespace faultsweep::models
