@@ -7,4 +7,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/rng.cpp
   src/core/table_reader.cpp
   src/core/text_guard.cpp
+  src/core/notice.cpp
 )

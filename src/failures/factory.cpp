@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/notice.hpp"
 #include "faultsweep/core/table_reader.hpp"
 #include "faultsweep/dist/composite_weibull.hpp"
 #include "faultsweep/dist/distribution.hpp"
@@ -257,9 +258,10 @@ std::shared_ptr<const TraceLog> cached_log(const TraceSpec& t, const std::filesy
     it = cache.emplace(key, std::make_shared<const TraceLog>(read_trace(t, path))).first;
     const TraceLog& log = *it->second;
     if (log.bad > 0) {  // once per parse, not per point
-      std::fprintf(stderr, "warning: %s: %zu bad record(s) skipped, e.g.\n", t.file.c_str(),
-                   log.bad);
-      for (const auto& m : log.bad_messages) std::fprintf(stderr, "  %s\n", m.c_str());
+      std::string text =
+          fmt::format("warning: {}: {} bad record(s) skipped, e.g.", t.file, log.bad);
+      for (const auto& m : log.bad_messages) text += "\n  " + m;
+      say_once(text);
     }
   }
   return it->second;

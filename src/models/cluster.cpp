@@ -4,9 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +14,7 @@
 #include "cluster_zhang.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/notice.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/failures/predictor.hpp"
@@ -105,14 +104,6 @@ double generation_bound_s(const workload::Workload& w, int nodes) {
   return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
 }
 
-// A line on stderr once per process (a job's points share their trace and settings).
-void say_once(const std::string& line) {
-  static std::mutex mutex;
-  static std::set<std::string> seen;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (seen.insert(line).second) std::fprintf(stderr, "%s\n", line.c_str());
-}
-
 // What a reader dropped or changed (the parse itself is cached).
 void report_read(const std::string& file, const std::string& summary) {
   say_once("read " + file + ": " + summary);
@@ -181,15 +172,8 @@ std::unique_ptr<policy::RuntimeStrategy> make_strategy(const Params& p) {
 
 ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional<Value> def,
                std::string help, std::vector<std::string> choices = {}, double min = -kInf) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.kind = kind;
-  s.unit = std::move(unit);
-  s.default_value = std::move(def);
-  s.help = std::move(help);
-  s.choices = std::move(choices);
-  s.min = min;
-  return s;
+  return make_param(std::move(name), kind, std::move(unit), std::move(def), std::move(help),
+                    std::move(choices), min);
 }
 
 }  // namespace
@@ -227,8 +211,9 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                      "node allocation: " + policy::choice_help(policy::allocators()),
                      policy::choice_names(policy::allocators())));
     s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
-                     "size of a moldable job (workload key moldable = fraction; speedup, "
-                     "serial_fraction) when it reaches the start in queue order (FCFS, EASY's "
+                     "size of a moldable job (workload key moldable = fraction; speedup = "
+                     "amdahl | gustafson | linear, serial_fraction) when it reaches the start in "
+                     "queue order (FCFS, EASY's "
                      "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
                      "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
                      "it waits; EASY reserves the requested size, backfills at the requested "

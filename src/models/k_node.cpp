@@ -16,14 +16,11 @@ namespace {
 
 using reliability::Node;
 
+// Here a parameter without a default is optional: node_failures / node_table / node_fit and k
+// are checked together in validate().
 ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional<Value> def,
                std::string help) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.kind = kind;
-  s.unit = std::move(unit);
-  s.default_value = std::move(def);
-  s.help = std::move(help);
+  ParamSpec s = make_param(std::move(name), kind, std::move(unit), std::move(def), std::move(help));
   s.optional = !s.default_value.has_value();
   return s;
 }

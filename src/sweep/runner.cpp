@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/notice.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
@@ -211,6 +212,8 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   }
   std::optional<JobSpec> job;
   try {
+    // Rank 0 says what the inputs' readers dropped; the others would repeat it (core/notice.hpp).
+    const MutedNotices quiet(!root);
     job = parse_job(text, opt.job_path);
   } catch (const InputError& e) {
     if (root) std::fprintf(stderr, "faultsweep: error: %s\n", e.what());

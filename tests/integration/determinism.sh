@@ -58,6 +58,20 @@ if [ -f "$WORK/adaptive.np1.h5" ] && [ -f "$WORK/adaptive.np3.h5" ]; then
   fi
 fi
 
+# A cluster job reading a failure trace with bad records: the same results on 1-3 ranks, and its
+# reader notes said once, not once per rank (core/notice.hpp: only rank 0 says them at load).
+sweep_on_ranks cluster_trace "$SRC/tests/golden/jobs/cluster_trace.toml"
+for np in 1 3; do
+  err="$WORK/cluster_trace.np$np.err"
+  n_read=$(grep -c '^read .*trace_small.csv: 7 records' "$err" || true)
+  n_warn=$(grep -c 'trace_small.csv: 3 bad record(s) skipped' "$err" || true)
+  if [ "$n_read" = 1 ] && [ "$n_warn" = 1 ]; then
+    pass "cluster_trace on $np rank(s): the reader's summary and warning said once each"
+  else
+    fail "cluster_trace on $np rank(s): summary said $n_read times, warning $n_warn times (expected 1, 1)"
+  fi
+done
+
 if has_model checkpoint_sim; then
   sweep_on_ranks checkpoint_sim "$JOBS/checkpoint_small.toml"
 else

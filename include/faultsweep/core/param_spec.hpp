@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "faultsweep/core/params.hpp"
@@ -38,6 +39,22 @@ struct ParamSpec {
   bool optional = false;                   // may be absent with no default (the model copes)
   std::vector<std::string> duration_keys;  // for ParamKind::table: sub-keys that are durations
 };
+
+// A ParamSpec in one call (the models' parameter tables): nullopt `def` = required.
+inline ParamSpec make_param(std::string name, ParamKind kind, std::string unit,
+                            std::optional<Value> def, std::string help,
+                            std::vector<std::string> choices = {},
+                            double min = -std::numeric_limits<double>::infinity()) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.kind = kind;
+  s.unit = std::move(unit);
+  s.default_value = std::move(def);
+  s.help = std::move(help);
+  s.choices = std::move(choices);
+  s.min = min;
+  return s;
+}
 
 struct MetricSpec {
   std::string name;

@@ -1,0 +1,25 @@
+#pragma once
+// Notes for the user on stderr (what an input reader dropped, settings under which jobs can hardly
+// progress): each text once per process, however many points or replicas meet it. Every MPI rank
+// parses the job and loads its inputs, so the driver mutes the other ranks while they do (rank 0
+// says the same lines): a job's notes then appear once, not once per rank. A text first met while
+// muted counts as said.
+#include <string>
+
+namespace faultsweep {
+
+void say_once(const std::string& text);
+
+// While alive, say_once records texts without printing them (nests; thread-safe).
+class MutedNotices {
+ public:
+  explicit MutedNotices(bool mute = true);
+  ~MutedNotices();
+  MutedNotices(const MutedNotices&) = delete;
+  MutedNotices& operator=(const MutedNotices&) = delete;
+
+ private:
+  bool mute_;
+};
+
+}  // namespace faultsweep
