@@ -50,16 +50,11 @@ int FarsRuntime::reservation_extra(const ClusterView& v) const {
   if (waiting.empty()) return free;
   const std::int32_t need = v.job_info()[static_cast<std::size_t>(waiting.front())].size;
   if (need <= free) return free - need;  // it starts at this instant's pass: keep its nodes
-  int avail = free;
-  double shadow_s = std::numeric_limits<double>::infinity();
-  for (const Release& r : v.releases()) {
-    const double at_s = std::max(r.time_s, v.now_s());
-    if (avail >= need && at_s > shadow_s) break;
-    avail += r.nodes;
-    if (avail >= need && !std::isfinite(shadow_s)) shadow_s = at_s;
-  }
-  if (avail < need) return 0;  // cannot tell when it fits: keep every node for it
-  return std::min(free, avail - need);
+  ShadowWalk walk(free, need, v.now_s());
+  for (const Release& r : v.releases())
+    if (!walk.add(r)) break;
+  if (!walk.fits()) return 0;  // cannot tell when it fits: keep every node for it
+  return std::min(free, walk.extra());
 }
 
 void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {

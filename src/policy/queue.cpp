@@ -62,25 +62,17 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
             [](const Release& a, const Release& b) { return a.time_s < b.time_s; });
   const std::int32_t head = s.waiting[head_pos];
   const std::int32_t need = s.info[static_cast<std::size_t>(head)].size;
-  int avail = free;
-  double shadow_s = std::numeric_limits<double>::infinity();
-  int extra = 0;
+  ShadowWalk walk(free, need, s.now_s);
   const std::span<const Release> engine = s.releases->releases();
   std::size_t a = 0, b = 0;
-  // Every release at the shadow time counts (queue.hpp: "the nodes free then beyond its need
-  // are the extra nodes"), not only those up to the first that makes the head fit: otherwise
-  // the extra nodes would depend on the order in which simultaneous releases are listed.
   while (a < engine.size() || b < own_.size()) {
     const bool take_own =
         a == engine.size() || (b < own_.size() && own_[b].time_s < engine[a].time_s);
-    const Release& r = take_own ? own_[b] : engine[a];
-    const double at_s = std::max(r.time_s, s.now_s);
-    if (avail >= need && at_s > shadow_s) break;
+    if (!walk.add(take_own ? own_[b] : engine[a])) break;
     take_own ? ++b : ++a;
-    avail += r.nodes;
-    if (avail >= need && !std::isfinite(shadow_s)) shadow_s = at_s;
   }
-  extra = avail - need;
+  const double shadow_s = walk.shadow_s();
+  int extra = walk.extra();
   FS_CHECK(std::isfinite(shadow_s), "easy: the head job can never fit (wider than the machine?)");
   if (log_ != nullptr) {
     double& first = (*log_)[static_cast<std::size_t>(head)];

@@ -28,6 +28,32 @@ struct Release {
   std::int32_t job = -1;  // the running job, or -1 for a repair
 };
 
+// EASY's shadow time of the head job (it needs `need` nodes, `free` are free now): fed releases in
+// time order, it stops at the first past the shadow time. Every release at the shadow time counts
+// ("the nodes free then beyond its need are the extra nodes"), not only those up to the first that
+// makes the head fit: otherwise the extra nodes would depend on how simultaneous releases are
+// listed. Used by EasyBackfill and by FARS's spare pool (policy/fars.cpp).
+class ShadowWalk {
+ public:
+  ShadowWalk(int free, int need, double now_s) : avail_(free), need_(need), now_s_(now_s) {}
+  // Adds the release; false (not added) once it lies past the shadow time: stop feeding.
+  bool add(const Release& r) {
+    const double at_s = r.time_s > now_s_ ? r.time_s : now_s_;
+    if (avail_ >= need_ && at_s > shadow_s_) return false;
+    avail_ += r.nodes;
+    if (avail_ >= need_ && shadow_s_ == kNever) shadow_s_ = at_s;
+    return true;
+  }
+  bool fits() const { return avail_ >= need_; }
+  double shadow_s() const { return shadow_s_; }  // +inf while the head cannot fit
+  int extra() const { return avail_ - need_; }   // nodes free at the shadow time beyond the need
+
+ private:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+  int avail_, need_;
+  double now_s_, shadow_s_ = kNever;
+};
+
 class ReleaseSource {
  public:
   virtual ~ReleaseSource() = default;
