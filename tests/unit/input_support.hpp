@@ -2,6 +2,7 @@
 // Helpers for tests of input checking: a Params built from key/value pairs, and the key an
 // InputError names.
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -16,15 +17,29 @@ inline Params make_params(std::initializer_list<std::pair<const char*, Value>> k
   return p;
 }
 
-// The key named by the InputError `f` throws ("" if it throws none).
+// The InputError `f` throws, if any.
 template <class F>
-std::string thrown_key(F&& f) {
+std::optional<InputError> thrown_error(F&& f) {
   try {
     f();
   } catch (const InputError& e) {
-    return e.key();
+    return e;
   }
-  return "";
+  return std::nullopt;
+}
+
+// The key named by the InputError `f` throws ("" if it throws none).
+template <class F>
+std::string thrown_key(F&& f) {
+  const auto e = thrown_error(std::forward<F>(f));
+  return e ? e->key() : "";
+}
+
+// "key | expected" of the InputError `f` throws, "no error" if it throws none.
+template <class F>
+std::string thrown_key_expected(F&& f) {
+  const auto e = thrown_error(std::forward<F>(f));
+  return e ? e->key() + " | " + e->expected() : "no error";
 }
 
 }  // namespace faultsweep::testing

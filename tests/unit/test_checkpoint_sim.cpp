@@ -21,6 +21,7 @@
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/models/checkpoint_sim_model.hpp"
+#include "input_support.hpp"
 
 using faultsweep::Engine;
 using faultsweep::InputError;
@@ -365,32 +366,27 @@ TEST_CASE("checkpoint_sim model: metrics, chain beside the simulation, common ra
 
 TEST_CASE("checkpoint_sim model: bad input names the key", "[checkpoint_sim]") {
   const faultsweep::models::CheckpointSimModel m;
-  auto key_of_error = [&](const Params& p) -> std::string {
-    try {
-      m.validate(p, {});
-    } catch (const InputError& e) {
-      return e.key() + ": " + e.expected();
-    }
-    return "(no error)";
+  auto key_of_error = [&](const Params& p) {
+    return faultsweep::testing::thrown_key_expected([&] { m.validate(p, {}); });
   };
   Params p = model_params();
   p.set("a", std::int64_t{33});
   // The system resolver or the model rejects it, either way naming a and N.
-  CHECK(key_of_error(p).rfind("a: ", 0) == 0);
+  CHECK(key_of_error(p).rfind("a | ", 0) == 0);
   CHECK(key_of_error(p).find("N = 32") != std::string::npos);
   p = model_params();
   p.set("I", 60.0);
-  CHECK(key_of_error(p) == "I: must be >= L = " + faultsweep::format_duration(76.5));
+  CHECK(key_of_error(p) == "I | must be >= L = " + faultsweep::format_duration(76.5));
   p = model_params();
   p.set("C", 200.0);
   p.set("I", 150.0);
-  CHECK(key_of_error(p).rfind("I: must be > C", 0) == 0);
+  CHECK(key_of_error(p).rfind("I | must be > C", 0) == 0);
   p = model_params();
   p.set("failures.dist", std::string("weibull"));
   p.set("failures.shape", -0.5);
   p.set("failures.mean", 100.0);
-  CHECK(key_of_error(p).rfind("failures.shape: ", 0) == 0);
+  CHECK(key_of_error(p).rfind("failures.shape | ", 0) == 0);
   p = model_params();
   p.set("repairs.dist", std::string("gamma"));
-  CHECK(key_of_error(p).rfind("repairs.dist: ", 0) == 0);
+  CHECK(key_of_error(p).rfind("repairs.dist | ", 0) == 0);
 }

@@ -20,6 +20,7 @@
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/dist/distribution.hpp"
+#include "input_support.hpp"
 #include "stat_support.hpp"
 
 using faultsweep::Engine;
@@ -500,12 +501,8 @@ TEST_CASE("Dist::from_params reports bad input on the offending sub-key", "[dist
 
   SECTION("messages say what was expected") {
     const auto expected_of = [](const Params& p) {
-      try {
-        Dist::from_params(p);
-      } catch (const InputError& e) {
-        return e.expected();
-      }
-      return std::string("(no error)");
+      const auto e = faultsweep::testing::thrown_error([&] { (void)Dist::from_params(p); });
+      return e ? e->expected() : std::string("(no error)");
     };
     CHECK(expected_of(params({{"dist", str("gamma")}})) ==
           "expected one of exponential, weibull, lognormal, constant");

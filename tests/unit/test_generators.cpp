@@ -12,6 +12,7 @@
 #include "faultsweep/workload/factory.hpp"
 #include "faultsweep/workload/generators.hpp"
 #include "faultsweep/workload/load.hpp"
+#include "input_support.hpp"
 
 using namespace faultsweep;
 using namespace faultsweep::workload;
@@ -279,12 +280,7 @@ TEST_CASE("workload factory: generated sources, streams and load", "[workload]")
 
 TEST_CASE("workload factory: errors name the sub-key", "[workload]") {
   const auto key_of = [](const Params& t) {
-    try {
-      validate_workload(t, FAULTSWEEP_SOURCE_DIR);
-    } catch (const InputError& e) {
-      return e.key() + " | " + e.expected();
-    }
-    return std::string("no error");
+    return testing::thrown_key_expected([&] { validate_workload(t, FAULTSWEEP_SOURCE_DIR); });
   };
   Params t;
   CHECK_THAT(key_of(t), Catch::StartsWith("source |"));

@@ -12,6 +12,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/workload/swf.hpp"
+#include "input_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace faultsweep;
@@ -43,12 +44,8 @@ std::string gzip(const std::string& text) {
 }
 
 std::string message_of(const std::string& bytes, const SwfOptions& o = {}) {
-  try {
-    (void)parse_swf(bytes, "in.swf", o);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  const auto e = testing::thrown_error([&] { (void)parse_swf(bytes, "in.swf", o); });
+  return e ? e->what() : "(no error)";
 }
 
 }  // namespace

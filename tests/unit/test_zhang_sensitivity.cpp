@@ -19,6 +19,7 @@
 #include "faultsweep/workload/factory.hpp"
 #include "faultsweep/workload/load.hpp"
 #include "faultsweep/workload/transform.hpp"
+#include "input_support.hpp"
 #include "sim_support.hpp"
 
 using namespace faultsweep;
@@ -47,12 +48,8 @@ double work(const std::vector<workload::Job>& jobs) {
 }
 
 std::string error_of(const Params& t) {
-  try {
-    workload::validate_workload(t, FAULTSWEEP_SOURCE_DIR);
-  } catch (const InputError& e) {
-    return e.key() + " | " + e.expected();
-  }
-  return "no error";
+  return testing::thrown_key_expected(
+      [&] { workload::validate_workload(t, FAULTSWEEP_SOURCE_DIR); });
 }
 
 models::RunContext context() {
