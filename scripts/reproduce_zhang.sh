@@ -9,25 +9,11 @@
 #      RANKS (default 2). Complete results are kept (`run --resume` says "nothing to do"; it
 #      refuses, listing the changes, if a job file changed since): --rerun replaces them.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-rerun=0
-[ "${1:-}" = "--rerun" ] && rerun=1
-bash scripts/link_data.sh
-bin="${FAULTSWEEP_BIN:-build/faultsweep}"
-if [ ! -x "$bin" ]; then bash scripts/setup.sh; fi
-ranks="${RANKS:-2}"
+source "$(dirname "$0")/study_lib.sh"
+study_init "$@"
 mkdir -p results/zhang
-start=$(date +%s)
-for job in jobs/zhang/*.toml; do
-  name=$(basename "$job" .toml)
-  out="results/zhang/$name.h5"
-  "$bin" check "$job" >/dev/null
-  t0=$(date +%s)
-  flag=--resume; [ "$rerun" = 1 ] && flag=--overwrite
-  mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$bin" run "$job" $flag -q
-  echo "reproduce_zhang: $job -> $out in $(( $(date +%s) - t0 )) s"
-done
-echo "reproduce_zhang: sweeps took $(( $(date +%s) - start )) s"
+for job in jobs/zhang/*.toml; do study_run reproduce_zhang "$job"; done
+echo "reproduce_zhang: sweeps took $(( $(date +%s) - study_start )) s on $study_ranks ranks"
 export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
 /usr/bin/python3 analysis/reproduce/zhang.py table1 results/zhang
 echo

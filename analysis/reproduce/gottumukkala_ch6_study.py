@@ -25,14 +25,16 @@ except ImportError:  # run from gottumukkala.py as a script (its folder is on sy
 
 TECHNIQUES = ["ALL", "RR", "RA"]
 EXPLAIN = ["mean_job_size", "job_failures", "act_s_F"]
+# Short names of the workload keys in the variant labels ("" = the value alone).
+SHORT = {"serial_fraction": "f", "speedup": "", "inject_long_jobs": "long", "jobs": "jobs"}
 
 
-def trace_variant(path: str) -> tuple[float, str]:
-    """(node scale factor, trace name without its seed) of a trace file name."""
+def trace_variant(path: str) -> str:
+    """The node set of a trace file, its seed dropped: "..._<seed>.csv" -> "x1" (the fitted nodes),
+    "..._x<F>_<seed>.csv" -> "x<F>" (scales times F), "..._<tag>_<seed>.csv" -> "<tag>"."""
     name = Path(str(path)).name
-    m = re.search(r"_x([0-9.]+?)_\d+\.csv$", name)
-    factor = float(m.group(1)) if m else 1.0
-    return factor, re.sub(r"_\d+\.csv$", "", name)
+    m = re.search(r"^ch6_trace_(.+)_\d+\.csv$", name)
+    return m.group(1) if m else "x1"
 
 
 def variant_frame(r):
@@ -46,9 +48,11 @@ def variant_frame(r):
         parts = []
         for a, v in zip(pair_axes, pair[:-1]):
             if a == "failures.file":
-                parts.append(f"nodes x{trace_variant(v)[0]:g}")
+                parts.append(f"nodes {trace_variant(v)}")
             elif a.startswith("workload."):
-                parts.append(f"{a[len('workload.'):]}={v}")
+                key = SHORT.get(a[len("workload."):], a[len("workload."):])
+                v = f"{v:g}" if isinstance(v, float) else v
+                parts.append(f"{key}={v}" if key else str(v))
             else:
                 parts.append(f"{a}={v}")
         return ", ".join(parts)
@@ -71,6 +75,8 @@ def summarise(df) -> list[dict]:
                 if t in wide and "RA-Opt" in wide:
                     rpd = 100 * (wide[t] - wide["RA-Opt"]) / wide["RA-Opt"]
                     row[(m, t)] = paired_ci(rpd.to_numpy())
+                    # RPD of the means over pairs: stable where RA-Opt's value nears 0 in a pair
+                    row[(m, t, "pooled")] = 100 * (wide[t].mean() / wide["RA-Opt"].mean() - 1)
         g = d.groupby("technique")[EXPLAIN].mean()
         row["explain"] = g
         out.append(row)
@@ -86,17 +92,18 @@ def _ci(est) -> str:
 
 def print_study(rows) -> None:
     print("Ch. 6 study: RPD of RA-Opt = 100 (T_i - T_o) / T_o, positive = RA-Opt better; mean over "
-          "pairs [paired 95 % CI]")
+          "pairs [paired 95 % CI] (RPD of the means over pairs)")
     for m, name in (("mct_unit", "MCT"), ("mwt_unit", "MWT")):
         print(f"\n{name} (thesis: " + ", ".join(f"vs {t} {THESIS_6[m][t]:+.0f} %" for t in TECHNIQUES)
               + ")")
-        print(f"{'variant':58s} {'pairs':>5s}  " + "  ".join(f"{'vs ' + t:>22s}" for t in TECHNIQUES))
+        print(f"{'variant':44s} {'pairs':>5s}  " + "  ".join(f"{'vs ' + t:>32s}" for t in TECHNIQUES))
         for row in rows:
-            cells = [_ci(row[(m, t)]) if (m, t) in row else "-" for t in TECHNIQUES]
-            print(f"{row['variant']:58s} {row['pairs']:5d}  " + "  ".join(f"{c:>22s}" for c in cells))
+            cells = [f"{_ci(row[(m, t)])} ({row[(m, t, 'pooled')]:+.0f} %)" if (m, t) in row else "-"
+                     for t in TECHNIQUES]
+            print(f"{row['variant']:44s} {row['pairs']:5d}  " + "  ".join(f"{c:>32s}" for c in cells))
     print("\nWhy: mean size a job ran on (nodes) | interrupted executions | ACT of > 1 day jobs (h)")
     order = ["ALL", "RR", "RA", "RA-Opt"]
-    print(f"{'variant':58s} " + " ".join(f"{t:>7s}" for t in order) + " | " +
+    print(f"{'variant':44s} " + " ".join(f"{t:>7s}" for t in order) + " | " +
           " ".join(f"{t:>7s}" for t in order) + " | " + " ".join(f"{t:>7s}" for t in order))
     for row in rows:
         g = row["explain"]
@@ -104,7 +111,7 @@ def print_study(rows) -> None:
         def cells(col, scale=1.0, fmt="{:7.0f}"):
             return " ".join(fmt.format(g.loc[t, col] / scale) if t in g.index else f"{'-':>7s}"
                             for t in order)
-        print(f"{row['variant']:58s} {cells('mean_job_size')} | {cells('job_failures')} | "
+        print(f"{row['variant']:44s} {cells('mean_job_size')} | {cells('job_failures')} | "
               f"{cells('act_s_F', 3600.0)}")
 
 

@@ -13,7 +13,8 @@ Only nodes with a fit (two or more failures in the log) can be drawn: the drawn 
 reliable than the real one (its never-failing nodes are left out), which the report states.
 --scale-factor F multiplies every drawn scale by F (the sensitivity study's node-reliability axis:
 F = 0.38 puts the median scale at ASC White's 1,884, Gottumukkala Table 3.5, read as hours; the
-same seed draws the same nodes and the same uniforms, so traces of one seed differ only in F).
+same seed draws the same nodes, so traces of one seed differ only in F). --shape-factor G multiplies
+every shape (G = 0.85 puts the median at ASC White's 0.79, Table 3.5).
 """
 from __future__ import annotations
 
@@ -34,10 +35,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scale-factor", type=float, default=1.0,
                     help="multiply every node's scale (default 1)")
+    ap.add_argument("--shape-factor", type=float, default=1.0,
+                    help="multiply every node's shape (default 1)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    if not (a.scale_factor > 0 and np.isfinite(a.scale_factor)):
-        ap.error(f"--scale-factor {a.scale_factor}: expected a number > 0")
+    for name in ("scale_factor", "shape_factor"):
+        v = getattr(a, name)
+        if not (v > 0 and np.isfinite(v)):
+            ap.error(f"--{name.replace('_', '-')} {v}: expected a number > 0")
     with h5py.File(a.fit, "r") as f:
         g = f[f"system_{a.system}/nodes"]
         shape = g["weibull_censored_p1"][()]
@@ -46,7 +51,7 @@ def main(argv=None) -> int:
     if not ok.any():
         print("gottumukkala_ch6_trace.py: no fitted node in the fit file", file=sys.stderr)
         return 2
-    shape, scale_h = shape[ok], scale_h[ok] * a.scale_factor
+    shape, scale_h = shape[ok] * a.shape_factor, scale_h[ok] * a.scale_factor
     rng = np.random.default_rng(a.seed)
     pick = rng.integers(0, len(shape), a.nodes)
     horizon_s = a.years * 365 * 86400
