@@ -103,6 +103,14 @@ def _plt():
     return plt
 
 
+def _save(fig, png: Path) -> int:
+    """Lay out, write and report one figure; 0 (the figure commands' exit status)."""
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+    return 0
+
+
 def _workload_of(path) -> str:
     name = Path(path).name.lower()
     return "sdsc" if "sdsc" in name else "lanl"
@@ -133,18 +141,14 @@ def fig5_5(path, out: Path, open_results) -> int:
     _bar(ax, order, means, errs)
     ax.set_ylabel("total waste time (h)")
     ax.set_title(f"Fig. 5.5 ({wl.upper()} jobs, LANL failures): total waste time")
-    fig.tight_layout()
-    png = out / f"gottumukkala_fig5_5_{wl}.png"
-    fig.savefig(png, dpi=120)
-    print(f"wrote {png}")
-    return 0
+    return _save(fig, out / f"gottumukkala_fig5_5_{wl}.png")
 
 
 SIZES = ["le32", "le64", "le128", "le256", "le512", "gt512"]
 SIZE_TEXT = ["<=32", "33-64", "65-128", "129-256", "257-512", ">512"]
 
 
-def _waste_by_bins(path, out: Path, open_results, bins, texts, suffix, fig_name, what) -> int:
+def _waste_by_bins(path, out: Path, open_results, bins, texts, suffix, fig_name, stem, what) -> int:
     """Total waste time and %MWT per technique over one binning (by run length or by size)."""
     r = open_results(path)
     names = {"waste": [f"waste_h{suffix}_{b}" for b in bins], "pmwt": [f"pmwt{suffix}_{b}" for b in bins],
@@ -176,21 +180,17 @@ def _waste_by_bins(path, out: Path, open_results, bins, texts, suffix, fig_name,
         ax.set_xlabel(what)
     axes[1].legend(fontsize=7)
     fig.suptitle(f"{fig_name} ({wl.upper()}): waste by {what}")
-    fig.tight_layout()
-    png = out / f"gottumukkala_{fig_name.lower().replace('fig. ', 'fig').replace('.', '_')}_{wl}.png"
-    fig.savefig(png, dpi=120)
-    print(f"wrote {png}")
-    return 0
+    return _save(fig, out / f"gottumukkala_{stem}_{wl}.png")
 
 
 def fig5_2(path, out: Path, open_results) -> int:
     return _waste_by_bins(path, out, open_results, SIZES, SIZE_TEXT, "_size", "Fig. 5.2",
-                          "requested size (processors)")
+                          "fig5_2", "requested size (processors)")
 
 
 def fig5_6(path, out: Path, open_results) -> int:
     return _waste_by_bins(path, out, open_results, CATEGORIES, CATEGORY_TEXT, "", "Fig. 5.6",
-                          "run length")
+                          "fig5_6", "run length")
 
 
 def fig6_8(path, out: Path, open_results) -> int:
@@ -217,11 +217,7 @@ def fig6_8(path, out: Path, open_results) -> int:
         ax.set_yscale("log")
         ax.set_ylabel(m)
     fig.suptitle("Fig. 6.8: MCT and MWT (per unit run length)")
-    fig.tight_layout()
-    png = out / "gottumukkala_fig6_8.png"
-    fig.savefig(png, dpi=120)
-    print(f"wrote {png}")
-    return 0
+    return _save(fig, out / "gottumukkala_fig6_8.png")
 
 
 def fig6_9(path, out: Path, open_results) -> int:
@@ -245,11 +241,7 @@ def fig6_9(path, out: Path, open_results) -> int:
         ax.set_ylabel(lab)
     axes[0].legend(fontsize=7)
     fig.suptitle("Fig. 6.9: ACT and AWT by run length")
-    fig.tight_layout()
-    png = out / "gottumukkala_fig6_9.png"
-    fig.savefig(png, dpi=120)
-    print(f"wrote {png}")
-    return 0
+    return _save(fig, out / "gottumukkala_fig6_9.png")
 
 
 ALLOC_FIGURES = {"fig5_2": fig5_2, "fig5_5": fig5_5, "fig5_6": fig5_6, "fig6_8": fig6_8, "fig6_9": fig6_9}

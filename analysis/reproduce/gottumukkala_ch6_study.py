@@ -38,10 +38,10 @@ def trace_variant(path: str) -> str:
 
 
 def variant_frame(r):
-    """long_frame plus a readable variant label (pair minus replica and trace seed)."""
+    """long_frame of the RPD and explanation metrics plus a readable variant label (pair minus
+    replica and trace seed)."""
     metrics = ["mct_unit", "mwt_unit"] + EXPLAIN
     df = long_frame(r, metrics)
-    pts = r.points
     pair_axes = [a for a in r.axes if a not in ("allocator", "reliability_law", "moldable_size")]
 
     def label(pair) -> str:
@@ -58,8 +58,7 @@ def variant_frame(r):
         return ", ".join(parts)
 
     df["variant"] = [label(p) for p in df["pair"]]
-    del pts
-    return df, metrics
+    return df
 
 
 def summarise(df) -> list[dict]:
@@ -117,7 +116,7 @@ def print_study(rows) -> None:
 
 def ch6_study(path, out: Path, open_results) -> int:
     r = open_results(path)
-    df, _ = variant_frame(r)
+    df = variant_frame(r)
     rows = summarise(df)
     print_study(rows)
     return 0
