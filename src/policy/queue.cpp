@@ -191,6 +191,7 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
       double& first = (*log_)[static_cast<std::size_t>(job)];
       if (std::isnan(first)) first = at;
     }
+    if (trace_ != nullptr) trace_->push_back({job, at, s.now_s});
     if (at == s.now_s) {
       start.push_back(static_cast<std::int32_t>(pos));
       at = std::numeric_limits<double>::quiet_NaN();  // started: no reservation any more

@@ -25,10 +25,13 @@ std::unique_ptr<Allocator> make_alloc(const Params&) {
   return std::make_unique<T>();
 }
 
-const Choice<QueueFactory> kQueues[] = {
+const Choice<QueueFactory, QueueTraits> kQueues[] = {
     {"fcfs", "first come, first served", make_queue<Fcfs>},
     {"easy", "FCFS with EASY backfilling", make_queue<EasyBackfill>},
-    {"conservative", "conservative backfilling", make_queue<ConservativeBackfill>},
+    {"conservative",
+     "conservative backfilling",
+     make_queue<ConservativeBackfill>,
+     {.keeps_state = ConservativeBackfill::kKeepsState}},
 };
 
 const Choice<AllocatorFactory> kAllocators[] = {
@@ -108,7 +111,7 @@ const Choice<StrategyFactory> kStrategies[] = {
 
 }  // namespace
 
-std::span<const Choice<QueueFactory>> queue_policies() {
+std::span<const Choice<QueueFactory, QueueTraits>> queue_policies() {
   return kQueues;
 }
 std::span<const Choice<AllocatorFactory>> allocators() {

@@ -46,7 +46,9 @@ double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {
 
 void Simulation::schedule() {
   dirty_ = false;
-  if (waiting_.empty() || free_.count() == 0) return;
+  // With no node free nothing can start; a policy that plans ahead (reservations) is still
+  // asked, so that a job arriving at a full machine is planned at its arrival.
+  if (waiting_.empty() || (free_.count() == 0 && !queue_.keeps_state())) return;
   start_positions_.clear();
   const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this, this};
   queue_.select(s, start_positions_);

@@ -115,35 +115,119 @@ TEST_CASE("easy: never delays the head job's reservation (random workloads, no f
   CHECK(backfilled > 500);
 }
 
-TEST_CASE("conservative: no job starts later than its first reservation (random workloads)",
+namespace {
+
+// Runs conservative backfilling on `jobs` under `fails` (requeue at the head) and returns every
+// reservation it gave, in order.
+struct ConservativeRun {
+  std::vector<sim::JobRecord> jobs;
+  std::vector<policy::ConservativeBackfill::Given> given;
+};
+ConservativeRun run_conservative(int nodes, const std::vector<workload::Job>& jobs,
+                                 std::vector<failures::FailureEvent> fails) {
+  ListFailures source{std::move(fails)};
+  policy::ConservativeBackfill cons;
+  ConservativeRun out;
+  cons.set_reservation_trace(&out.given);
+  policy::FirstFit ff;
+  sim::SimConfig cfg;
+  cfg.nodes = nodes;
+  sim::Simulation s(cfg, jobs, source, cons, ff);
+  s.run();
+  out.jobs = s.jobs();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("conservative: every job is reserved on arrival and never later (random workloads)",
           "[easy][conservative][property]") {
-  // Conservative backfilling promises every waiting job a start no later than its reservation
-  // (estimates >= runtimes, no failures); EASY promises it only to the head.
+  // Conservative backfilling (Mu'alem & Feitelson 2001) gives every job a reservation when it
+  // arrives, also when no node is free then. Without failures (estimates >= runtimes) a
+  // reservation only moves earlier, so no later arrival delays an earlier job and every job
+  // starts no later than the reservation it got on arrival. With failures a reservation may
+  // move later only at an instant a failure took capacity away.
   Engine rng = make_stream(2025, 0, Purpose::tiebreaks, "conservative-property");
-  std::int64_t reservations = 0, backfilled = 0;
-  for (int rep = 0; rep < 200; ++rep) {
+  std::int64_t reservations = 0, backfilled = 0, arrivals_full = 0, moved_later = 0;
+  for (int rep = 0; rep < 800; ++rep) {
+    const bool with_failures = rep % 2 == 1;
     const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
     const std::vector<workload::Job> jobs = random_workload(rng, nodes);
-    ListFailures none{std::vector<failures::FailureEvent>{}};
-    policy::ConservativeBackfill cons;
-    std::vector<double> reservation(jobs.size(), std::numeric_limits<double>::quiet_NaN());
-    cons.set_reservation_log(&reservation);
-    policy::FirstFit ff;
-    sim::SimConfig cfg;
-    cfg.nodes = nodes;
-    sim::Simulation s(cfg, jobs, none, cons, ff);
-    s.run();
-    const auto& r = s.jobs();
-    for (std::size_t j = 0; j < r.size(); ++j) {
-      if (j > 0 && r[j].first_start_s < r[j - 1].first_start_s) ++backfilled;
-      REQUIRE(!std::isnan(reservation[j]));  // every job gets one
-      ++reservations;
-      INFO("rep " << rep << " job " << j << " reserved " << reservation[j] << " started "
-                  << r[j].first_start_s);
-      CHECK(r[j].first_start_s <= reservation[j]);
+    std::vector<failures::FailureEvent> fails;
+    if (with_failures) fails = testing::random_failures(rng, nodes);
+    const ConservativeRun run = run_conservative(nodes, jobs, fails);
+    std::vector<double> first(jobs.size(), std::numeric_limits<double>::quiet_NaN());
+    std::vector<double> latest = first;
+    for (const auto& g : run.given) {
+      const auto j = static_cast<std::size_t>(g.job);
+      INFO("rep " << rep << " job " << j << " reserved " << g.at_s << " at " << g.now_s
+                  << " (before: " << latest[j] << ")");
+      if (std::isnan(first[j])) {
+        CHECK(g.now_s == jobs[j].submit_s);  // reserved when it arrives
+        first[j] = g.at_s;
+        ++reservations;
+        if (g.at_s > g.now_s) {
+          std::int32_t busy = 0;  // jobs running then: was the machine full?
+          for (const auto& r : run.jobs)
+            if (r.first_start_s <= g.now_s && r.finish_s > g.now_s) busy += r.size;
+          if (busy == nodes) ++arrivals_full;
+        }
+      } else if (g.at_s > latest[j]) {
+        ++moved_later;
+        bool failure_now = false;
+        for (const auto& f : fails) failure_now = failure_now || f.time_s == g.now_s;
+        CHECK(with_failures);
+        CHECK(failure_now);
+      }
+      latest[j] = g.at_s;
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      REQUIRE(!std::isnan(first[j]));  // every job gets one
+      if (j > 0 && run.jobs[j].first_start_s < run.jobs[j - 1].first_start_s) ++backfilled;
+      INFO("rep " << rep << " job " << j << " reserved " << first[j] << " started "
+                  << run.jobs[j].first_start_s);
+      if (!with_failures) CHECK(run.jobs[j].first_start_s <= first[j]);
     }
   }
-  CHECK(backfilled > 300);
+  // Not vacuous: many jobs jumped the queue, many arrived at a full machine, and failures did
+  // push reservations later.
+  CHECK(backfilled > 600);
+  CHECK(arrivals_full > 500);
+  CHECK(moved_later > 50);
+  CHECK(reservations > 20000);
+}
+
+TEST_CASE("conservative: a job arriving at a full machine keeps the slot it is given then",
+          "[easy][conservative]") {
+  // 2 nodes (id submit run size estimate): 1 0 20 1 300, 2 0 100 1 100, 3 1 50 2 50,
+  // 4 2 150 1 150. Job 3 arrives at a full machine: reserved at 300 (job 1's estimated end);
+  // job 4 then at 100 (job 2's), which job 3 cannot take back. Job 1 ends early at 20: job 4
+  // starts then, job 3 at 170 when job 4 ends. Makespan 220 s, mean response 126.75 s.
+  const std::vector<workload::Job> jobs{job(0, 0, 20, 1, 300), job(1, 0, 100, 1, 100),
+                                        job(2, 1, 50, 2, 50), job(3, 2, 150, 1, 150)};
+  sim::SimConfig cfg;
+  cfg.nodes = 2;
+  const testing::Run r = testing::simulate(cfg, jobs, {}, "conservative");
+  CHECK(r.jobs[3].first_start_s == 20);
+  CHECK(r.jobs[2].first_start_s == 170);
+  CHECK(r.m.makespan_s == 220);
+  CHECK(r.m.mean_response_s == 126.75);
+}
+
+TEST_CASE("conservative: a requeued head job fits around a reservation made while all was busy",
+          "[easy][conservative]") {
+  // 2 nodes. Job 0 (2 nodes, 100 s) runs from 0; job 1 (2 nodes, 50 s) arrives at 10 with
+  // every node busy: reserved at 100. Node 0 fails at 20 for 10 s: job 0 is requeued at the
+  // head, but job 1 keeps its slot and, once the machine is whole at 30, moves earlier into
+  // it: job 1 runs 30-80, job 0 80-180.
+  const std::vector<workload::Job> jobs{job(0, 0, 100, 2, 100), job(1, 10, 50, 2, 50)};
+  sim::SimConfig cfg;
+  cfg.nodes = 2;
+  cfg.on_failure = sim::OnFailure::requeue_head;
+  const testing::Run r = testing::simulate(cfg, jobs, {{20.0, 0, 10.0}}, "conservative");
+  CHECK(r.jobs[1].first_start_s == 30);
+  CHECK(r.jobs[0].finish_s == 180);
+  CHECK(r.m.makespan_s == 180);
 }
 
 TEST_CASE("conservative: a short job backfills only where it delays no reservation", "[easy]") {

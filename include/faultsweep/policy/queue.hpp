@@ -90,6 +90,10 @@ class QueuePolicy {
  public:
   virtual ~QueuePolicy() = default;
   virtual std::string_view name() const = 0;
+  // True for a policy that keeps state between passes (reservations): the engine then asks it
+  // after every change, also while no node is free, so that a job arriving at a full machine is
+  // planned at its arrival. False lets the engine skip passes that could start nothing.
+  virtual bool keeps_state() const { return false; }
   // Appends to `start` the positions in s.waiting of the jobs to start now, increasing; their
   // sizes (chosen by s.start_sizes for moldable jobs) sum to at most s.free_nodes. `start` is
   // reserved by the engine: no allocation.
@@ -127,14 +131,23 @@ class EasyBackfill final : public QueuePolicy {
 // reservations of the jobs ahead of it) holds its size for its estimated wall time; a job
 // starts now when its reservation is now. Reservations persist between calls and only move
 // earlier (compression: each job gives back its slot and takes the earliest that fits), so
-// no job is delayed by a later one unless a failure takes capacity away. Each call costs
-// O(queue x profile): simple, not fast, for long queues.
+// no job is delayed by a later one unless a failure takes capacity away. A job is reserved at
+// its arrival, also when no node is free then (keeps_state). Each call costs O(queue x profile):
+// simple, not fast, for long queues.
 class ConservativeBackfill final : public QueuePolicy {
  public:
+  static constexpr bool kKeepsState = true;
   std::string_view name() const override { return "conservative"; }
+  bool keeps_state() const override { return kKeepsState; }
   void select(const QueueState& s, std::vector<std::int32_t>& start) override;
   // For tests, as EasyBackfill: log[job] = the first reservation each job gets.
   void set_reservation_log(std::vector<double>* log) { log_ = log; }
+  // For tests: every reservation given, in order (the job, its reserved start, the pass time).
+  struct Given {
+    std::int32_t job;
+    double at_s, now_s;
+  };
+  void set_reservation_trace(std::vector<Given>* trace) { trace_ = trace; }
 
  private:
   std::size_t split_at(double t);
@@ -143,6 +156,7 @@ class ConservativeBackfill final : public QueuePolicy {
   double earliest(std::int32_t nodes, double wall_s) const;
 
   std::vector<double>* log_ = nullptr;
+  std::vector<Given>* trace_ = nullptr;
   std::vector<double> time_s_;      // the profile: free_[k] nodes free from time_s_[k] to
   std::vector<std::int32_t> free_;  // time_s_[k + 1] (the last step lasts forever)
   std::vector<double> reserved_s_;  // by job id: its reservation, NaN if none

@@ -18,13 +18,24 @@
 
 namespace faultsweep::policy {
 
+struct NoTraits {};
+
+// What the engine and the model need to know of a queue policy without naming it.
+struct QueueTraits {
+  // Keeps state between passes (reservations): asked after every change, also while no node
+  // is free (QueuePolicy::keeps_state of the class it makes).
+  bool keeps_state = false;
+};
+
 // `make` is a factory (taking the point's parameters, for policies with keys of their own) or,
-// for rules the engine applies itself, the enum value.
-template <class Make>
+// for rules the engine applies itself, the enum value; `traits` what the rest of the code may
+// ask of the kind without a name test.
+template <class Make, class Traits = NoTraits>
 struct Choice {
   std::string_view name;
   std::string_view help;
   Make make;
+  Traits traits{};
 };
 
 using QueueFactory = std::unique_ptr<QueuePolicy> (*)(const Params&);
@@ -32,7 +43,7 @@ using AllocatorFactory = std::unique_ptr<Allocator> (*)(const Params&);
 using SizeFactory = std::unique_ptr<SizeChooser> (*)(const Params&);
 using StrategyFactory = std::unique_ptr<RuntimeStrategy> (*)(const Params&);
 
-std::span<const Choice<QueueFactory>> queue_policies();
+std::span<const Choice<QueueFactory, QueueTraits>> queue_policies();
 std::span<const Choice<AllocatorFactory>> allocators();
 std::span<const Choice<SizeFactory>> size_choosers();
 std::span<const Choice<CheckpointMode>> checkpoint_policies();
@@ -40,8 +51,8 @@ std::span<const Choice<OnFailure>> failure_rules();
 std::span<const Choice<StrategyFactory>> strategies();
 
 // "one of \"a\", \"b\", \"c\"": the `expected` text of an InputError.
-template <class Make>
-std::string one_of(std::span<const Choice<Make>> table) {
+template <class Make, class Traits>
+std::string one_of(std::span<const Choice<Make, Traits>> table) {
   std::string s = "one of ";
   for (std::size_t i = 0; i < table.size(); ++i)
     s += (i ? ", \"" : "\"") + std::string(table[i].name) + "\"";
@@ -52,24 +63,24 @@ std::string one_of(std::span<const Choice<Make>> table) {
                                 const std::string& expected);
 
 // The row named `name`; throws InputError(key, name, one_of(table)) if there is none.
-template <class Make>
-const Choice<Make>& find_choice(std::span<const Choice<Make>> table, std::string_view key,
-                                std::string_view name) {
+template <class Make, class Traits>
+const Choice<Make, Traits>& find_choice(std::span<const Choice<Make, Traits>> table,
+                                        std::string_view key, std::string_view name) {
   for (const auto& c : table)
     if (c.name == name) return c;
   throw_unknown(key, name, one_of(table));
 }
 
-template <class Make>
-std::vector<std::string> choice_names(std::span<const Choice<Make>> table) {
+template <class Make, class Traits>
+std::vector<std::string> choice_names(std::span<const Choice<Make, Traits>> table) {
   std::vector<std::string> out;
   for (const auto& c : table) out.emplace_back(c.name);
   return out;
 }
 
 // "a: help of a; b: help of b" for the parameter's help text.
-template <class Make>
-std::string choice_help(std::span<const Choice<Make>> table) {
+template <class Make, class Traits>
+std::string choice_help(std::span<const Choice<Make, Traits>> table) {
   std::string s;
   for (const auto& c : table)
     s += (s.empty() ? "" : "; ") + std::string(c.name) + ": " + std::string(c.help);
