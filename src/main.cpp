@@ -10,6 +10,7 @@
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/models/reference.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/inspect.hpp"
@@ -28,9 +29,13 @@ const char* kExitCodes =
     "file "
     "marked incomplete was written: rerun with --resume).";
 
-int cmd_models(const std::string& name) {
+int cmd_models(const std::string& name, bool markdown) {
   for (const auto* m : fs::models::all_models()) {
     if (!name.empty() && m->name() != name) continue;
+    if (markdown) {
+      std::fputs(fs::models::reference_markdown(*m).c_str(), stdout);
+      continue;
+    }
     std::printf("%s%s\n  %s\n  parameters:\n", m->name().c_str(),
                 m->deterministic() ? " (deterministic)" : "", m->description().c_str());
     for (const auto& p : m->params()) {
@@ -126,6 +131,10 @@ int main(int argc, char** argv) {
   std::string model_name;
   auto* models = app.add_subcommand("models", "List the models with their parameters and metrics.");
   models->add_option("name", model_name, "only this model");
+  bool models_markdown = false;
+  models->add_flag("--markdown", models_markdown,
+                   "print the job-file reference as Markdown (docs/reference/<model>.md is this "
+                   "output)");
 
   std::string merge_out;
   std::vector<std::string> merge_in;
@@ -186,7 +195,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);
-    if (*models) return cmd_models(model_name);
+    if (*models) return cmd_models(model_name, models_markdown);
     if (*check) return cmd_check(check_path);
     if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);

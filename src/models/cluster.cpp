@@ -11,7 +11,6 @@
 
 #include "cluster_metrics.hpp"
 #include "cluster_slowdown.hpp"
-#include "cluster_zhang.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/notice.hpp"
@@ -79,7 +78,9 @@ sim::SimConfig config_of(const Params& p) {
   c.on_failure = sim::on_failure_from(p.str("on_failure"));
   c.checkpoint = sim::checkpoint_mode_from(p.str("checkpoint"));
   c.checkpoint_interval_s = p.real("checkpoint_interval");
-  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none && !zhang_checkpoints(p)
+  // A strategy that asks jobs to checkpoint makes them pay the cost even without periodic ones.
+  const bool strategy_checkpoints = policy::strategy_row(p).traits.checkpoints_jobs;
+  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none && !strategy_checkpoints
                             ? 0
                             : p.real("checkpoint_cost");
   if (c.checkpoint == sim::CheckpointMode::young || c.checkpoint == sim::CheckpointMode::daly)
@@ -134,40 +135,8 @@ void warn_progress(const Params& p, double mean_runtime_s) {
                     format_duration(machine_s), format_duration(mean_runtime_s)));
 }
 
-bool uses_predictor(const Params& p) {
-  if (p.has("strategy") && is_zhang_strategy(p.str("strategy")))
-    return zhang_uses_predictor(p.str("strategy"));
-  return p.has("strategy") && p.str("strategy") != "none";
-}
-
-// A runtime strategy other than "none" reads a predictor of real failures and keeps the
-// queue's reservation: check what it needs before any run.
-void validate_strategy(const Params& p) {
-  if (p.has("strategy") && is_zhang_strategy(p.str("strategy"))) return validate_zhang(p);
-  if (!uses_predictor(p)) return;
-  const std::string name = p.str("strategy");
-  if (p.sub("fars").values().empty())
-    throw InputError("fars", "(missing)",
-                     "required with strategy = \"" + name + "\": { interval = ..., ... }");
-  (void)policy::FarsConfig::from_table(p.sub("fars"));  // its errors name fars.<key>
-  if (p.sub("predictor").values().empty())
-    throw InputError("predictor", "(missing)",
-                     "required with strategy = \"" + name +
-                         "\": { precision = p, recall = r } or { kind = \"none\" }");
-  (void)failures::Predictor::from_table(p.sub("predictor"), static_cast<int>(p.integer("nodes")));
-  const std::string process = p.has("failures.process") ? p.str("failures.process") : "none";
-  if (process == "none")
-    throw InputError("failures.process", "\"none\"",
-                     "a failure process: strategy = \"" + name + "\" predicts failures");
-  if (p.str("queue") == "conservative")
-    throw InputError("queue", "\"conservative\"",
-                     "\"fcfs\" or \"easy\" with strategy = \"" + name +
-                         "\" (FARS keeps the first queued job's reservation)");
-}
-
 std::unique_ptr<policy::RuntimeStrategy> make_strategy(const Params& p) {
-  const std::string name = p.has("strategy") ? p.str("strategy") : "none";
-  return policy::find_choice(policy::strategies(), "strategy", name).make(p);
+  return policy::strategy_row(p).make(p);
 }
 
 ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional<Value> def,
@@ -179,12 +148,20 @@ ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional
 }  // namespace
 
 std::string ClusterModel::description() const {
+  const auto names = [](const auto& table) {
+    return fmt::format("{}", fmt::join(policy::choice_names(table), ", "));
+  };
   return "cluster simulator: a workload (SWF trace or generator) on `nodes` nodes with node "
-         "failures, rigid and moldable jobs, a queue policy (FCFS, EASY, conservative), an "
-         "allocator (first fit, round robin), moldable sizes (max, free), "
-         "requeue or wait-for-repair on failure (FARS §5.1) and periodic / Young / Daly "
-         "checkpointing (Zhang et al. §5.1); performance and reliability metrics of Zhang "
-         "§3.3, FARS §5.3 and Gottumukkala §6.4.5";
+         "failures, rigid and moldable jobs, a queue policy (" +
+         names(policy::queue_policies()) + "), an allocator (" + names(policy::allocators()) +
+         "), moldable sizes (" + names(policy::size_choosers()) +
+         "), a rule for jobs hit by a "
+         "failure (" +
+         names(policy::failure_rules()) + "), checkpointing (" +
+         names(policy::checkpoint_policies()) + ") and a runtime strategy (" +
+         names(policy::strategies()) +
+         "); performance and reliability metrics of Zhang §3.3, "
+         "FARS §5.3 and Gottumukkala §6.4.5";
 }
 
 const std::vector<ParamSpec>& ClusterModel::params() const {
@@ -256,21 +233,13 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
              policy::choice_names(policy::strategies()));
     strategy.optional = true;
     s.push_back(strategy);
-    ParamSpec fars = spec("fars", ParamKind::table, "", std::nullopt,
-                          "FARS settings (strategy = sul_d | jfr_d | fsd_d): { interval = I_F, "
-                          "overhead = \"stop_restart\" | \"live\", checkpoint_cost = O_ckp, "
-                          "restart_cost = O_r, queue_wait = \"last\" | \"mean\" } "
-                          "(policy/fars_select.hpp)");
-    fars.optional = true;
-    fars.duration_keys = {"interval", "checkpoint_cost", "restart_cost"};
-    s.push_back(fars);
     ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
                           "failure predictor read by a runtime strategy every interval: { "
                           "precision = p, recall = r } in (0, 1], or { kind = \"none\" } "
                           "(failures/predictor.hpp; own random stream)");
     pred.optional = true;
     s.push_back(pred);
-    s.push_back(zhang_param_spec());
+    for (ParamSpec& t : policy::strategy_table_specs()) s.push_back(std::move(t));
     s.push_back(slowdown_floor_spec());
     for (ParamSpec& r : policy::reliability_param_specs()) s.push_back(std::move(r));
     return s;
@@ -282,6 +251,7 @@ const std::vector<MetricSpec>& ClusterModel::metrics() const {
   static const std::vector<MetricSpec> specs = [] {
     std::vector<MetricSpec> out;
     for (const ClusterMetric& m : cluster_metrics()) out.push_back(m.spec);
+    for (MetricSpec& m : policy::strategy_metrics()) out.push_back(std::move(m));
     return out;
   }();
   return specs;
@@ -322,7 +292,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   (void)policy::make_queue_policy(p.str("queue"));
   (void)policy::make_allocator(p.str("allocator"));
   (void)policy::make_point_size_chooser(p);
-  validate_strategy(p);
+  policy::validate_strategy(p);
   policy::validate_reliability(p);
   (void)make_strategy(p);
   (void)sim::on_failure_from(p.str("on_failure"));
@@ -399,7 +369,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and
   // schedule never depend on it (common random numbers across strategies and predictors).
   std::optional<failures::Predictor> predictor;
-  if (uses_predictor(p)) {
+  if (policy::strategy_row(p).traits.needs_predictor) {
     predictor.emplace(failures::Predictor::from_table(p.sub("predictor"), cfg.nodes));
     s.set_predictor(&*predictor,
                     ctx.stream(Purpose::predictor, p.sub("predictor").canonical_text() +
@@ -410,8 +380,12 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const sim::Metrics m = s.run(ctx.stop);
 
   const auto& table = cluster_metrics();
-  FS_CHECK(out.size() == table.size(), "cluster: wrong number of metric slots");
+  FS_CHECK(out.size() == metrics().size(), "cluster: wrong number of metric slots");
   for (std::size_t i = 0; i < table.size(); ++i) out[i] = table[i].read(m);
+  const std::span<const MetricSpec> own(
+      metrics().begin() + static_cast<std::ptrdiff_t>(table.size()), metrics().end());
+  policy::MetricSlots sink(out.subspan(table.size()), own);
+  strategy->report(sink);
 }
 
 }  // namespace faultsweep::models

@@ -115,6 +115,18 @@ FarsConfig FarsConfig::from_table(const Params& table) {
   return c;
 }
 
+ParamSpec fars_table_spec() {
+  return make_table_param(
+      "fars",
+      "FARS settings: { interval = I_F, overhead = \"stop_restart\" | \"live\", checkpoint_cost = "
+      "O_ckp, restart_cost = O_r, queue_wait = \"last\" | \"mean\" } (policy/fars_select.hpp)",
+      {"interval", "checkpoint_cost", "restart_cost"});
+}
+
+void validate_fars_table(const Params& point) {
+  (void)FarsConfig::from_table(point.sub("fars"));
+}
+
 double failure_probability(double precision, int reported_nodes) {
   // FARS Eq. 2: f_i = 1 - (1 - precision)^(n_i^s).
   if (reported_nodes <= 0) return 0.0;

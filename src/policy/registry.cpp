@@ -84,29 +84,74 @@ std::unique_ptr<RuntimeStrategy> make_bucket(const Params& p) {
   return std::make_unique<BucketCheckpointing>(C, p);
 }
 
-const Choice<StrategyFactory> kStrategies[] = {
+constexpr std::string_view kFarsPredictor = "{ precision = p, recall = r } or { kind = \"none\" }";
+constexpr std::string_view kBucketPredictor =
+    "{ precision = 1, recall = 1 } is Zhang's exact bucket oracle";
+
+// FARS (Li et al. 2009): reads the predictor every fars.interval, keeps the head's reservation.
+constexpr StrategyTraits kFars{.needs_predictor = true,
+                               .predictor_hint = kFarsPredictor,
+                               .needs_failures = true,
+                               .stateless_queue_only = true,
+                               .table = "fars",
+                               .table_required = true,
+                               .table_hint = "{ interval = ..., ... }",
+                               .table_spec = fars_table_spec,
+                               .validate = validate_fars_table};
+// Zhang et al. §5.2: the `zhang` table; the bucket heuristics read the predictor.
+constexpr StrategyTraits kZhang{
+    .table = "zhang", .table_spec = zhang_table_spec, .validate = validate_zhang_table};
+constexpr StrategyTraits kZhangCheckpoint{.checkpoints_jobs = true,
+                                          .table = "zhang",
+                                          .table_spec = zhang_table_spec,
+                                          .validate = validate_zhang_table};
+constexpr StrategyTraits kBucket{.needs_predictor = true,
+                                 .predictor_hint = kBucketPredictor,
+                                 .needs_failures = true,
+                                 .checkpoints_jobs = true,
+                                 .table = "zhang",
+                                 .table_spec = zhang_table_spec,
+                                 .validate = validate_zhang_table};
+
+}  // namespace
+
+// Plug-ins in src/policy/plugins/ (one file each: the class, its factory and its traits).
+std::unique_ptr<RuntimeStrategy> make_preventive_migration(const Params& point);
+StrategyTraits preventive_migration_traits();
+
+namespace {
+
+const Choice<StrategyFactory, StrategyTraits> kStrategies[] = {
     {"none", "no runtime strategy",
      [](const Params&) -> std::unique_ptr<RuntimeStrategy> {
        return std::make_unique<NoStrategy>();
      }},
     {"sul_d", "FARS rescheduling by service-unit-loss gain (Li et al. Eq. 2)",
-     make_fars<FarsStrategy::sul_d>},
-    {"jfr_d", "FARS rescheduling by job-failure-rate gain (Eq. 3)", make_fars<FarsStrategy::jfr_d>},
-    {"fsd_d", "FARS rescheduling by failure-slowdown gain (Eq. 4)", make_fars<FarsStrategy::fsd_d>},
+     make_fars<FarsStrategy::sul_d>, kFars},
+    {"jfr_d", "FARS rescheduling by job-failure-rate gain (Eq. 3)", make_fars<FarsStrategy::jfr_d>,
+     kFars},
+    {"fsd_d", "FARS rescheduling by failure-slowdown gain (Eq. 4)", make_fars<FarsStrategy::fsd_d>,
+     kFars},
     {"predict_exact", "Zhang §5.2.1: the job a failure will hit checkpoints just before it",
      [](const Params& p) -> std::unique_ptr<RuntimeStrategy> {
        return std::make_unique<PredictExact>(p);
-     }},
+     },
+     kZhangCheckpoint},
     {"bucket_all", "Zhang §5.2.2: checkpoint all running jobs in buckets predicted to fail",
-     make_bucket<BucketChoice::all>},
+     make_bucket<BucketChoice::all>, kBucket},
     {"bucket_long", "Zhang §5.2.2: checkpoint jobs running >= zhang.long_run in such buckets",
-     make_bucket<BucketChoice::longer>},
+     make_bucket<BucketChoice::longer>, kBucket},
     {"bucket_big", "Zhang §5.2.2: checkpoint the zhang.big_k largest jobs in such buckets",
-     make_bucket<BucketChoice::big>},
+     make_bucket<BucketChoice::big>, kBucket},
     {"lff_migrate", "Zhang §5.2.3: on a job end, migrate later jobs to safer idle nodes",
      [](const Params& p) -> std::unique_ptr<RuntimeStrategy> {
        return std::make_unique<LffMigration>(p);
-     }},
+     },
+     kZhang},
+    {"preventive_migrate",
+     "move processes off nodes that failed more than preventive.max_failures times in the last "
+     "preventive.window, every preventive.interval (example plug-in)",
+     make_preventive_migration, preventive_migration_traits()},
 };
 
 }  // namespace
@@ -126,7 +171,7 @@ std::span<const Choice<CheckpointMode>> checkpoint_policies() {
 std::span<const Choice<OnFailure>> failure_rules() {
   return kFailureRules;
 }
-std::span<const Choice<StrategyFactory>> strategies() {
+std::span<const Choice<StrategyFactory, StrategyTraits>> strategies() {
   return kStrategies;
 }
 

@@ -3,6 +3,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/allocator.cpp
   src/policy/queue.cpp
   src/policy/registry.cpp
+  src/policy/strategy_contract.cpp
   src/policy/size_chooser.cpp
   src/policy/fars.cpp
   src/policy/fars_select.cpp
@@ -11,3 +12,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/reliability_aware.cpp
   src/policy/ra_opt.cpp
 )
+# Plug-ins: one file each (the class, its factory and its traits) plus one row in registry.cpp;
+# a new file in plugins/ is picked up without editing this list.
+file(GLOB FAULTSWEEP_POLICY_PLUGINS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/plugins/*.cpp)
+list(APPEND FAULTSWEEP_SOURCES ${FAULTSWEEP_POLICY_PLUGINS})

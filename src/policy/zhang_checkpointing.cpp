@@ -70,6 +70,21 @@ ZhangConfig zhang_config_of(const Params& point) {
   return ZhangConfig::from_table(point.sub("zhang"), point.real("checkpoint_cost"));
 }
 
+ParamSpec zhang_table_spec() {
+  return make_table_param(
+      "zhang",
+      "Zhang §5.2 settings (policy/zhang_checkpointing.hpp, least_failure_first.hpp): { buckets = "
+      "n per day (>= 1, dividing 86400; default 6 = 4 h), interval = checkpoint interval within "
+      "a flagged bucket (> checkpoint_cost, dividing the bucket; default min(1h, bucket)), "
+      "long_run = 5min (bucket_long), big_k = 1 (bucket_big), lff_threshold = 1 (migrate when "
+      "the failure counts differ by more), migration_overhead = 5min }",
+      {"interval", "long_run", "migration_overhead"});
+}
+
+void validate_zhang_table(const Params& point) {
+  (void)zhang_config_of(point);
+}
+
 // --- §5.2.1 perfect prediction ---
 
 PredictExact::PredictExact(const Params& point) : cost_s_(point.real("checkpoint_cost")) {

@@ -56,6 +56,16 @@ inline ParamSpec make_param(std::string name, ParamKind kind, std::string unit,
   return s;
 }
 
+// An optional settings table (a plug-in's own sub-table): its help and the sub-keys that are
+// durations.
+inline ParamSpec make_table_param(std::string name, std::string help,
+                                  std::vector<std::string> duration_keys) {
+  ParamSpec s = make_param(std::move(name), ParamKind::table, "", std::nullopt, std::move(help));
+  s.optional = true;
+  s.duration_keys = std::move(duration_keys);
+  return s;
+}
+
 struct MetricSpec {
   std::string name;
   std::string unit;  // stored as the `units` attribute; "1" for dimensionless

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 
 namespace faultsweep::policy {
@@ -59,6 +60,11 @@ struct FarsConfig {
   // seconds. Errors name "fars.<key>".
   static FarsConfig from_table(const Params& table);
 };
+
+// The `fars` table as the job file declares it (help, duration keys), and the check of a
+// point's table (FarsConfig::from_table; errors name fars.<key>).
+ParamSpec fars_table_spec();
+void validate_fars_table(const Params& point);
 
 // One suspicious job as the engine sees it at the FARS invocation.
 struct SuspiciousJob {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/checkpoint_policy.hpp"
@@ -25,6 +26,28 @@ struct QueueTraits {
   // Keeps state between passes (reservations): asked after every change, also while no node
   // is free (QueuePolicy::keeps_state of the class it makes).
   bool keeps_state = false;
+};
+
+// What the model needs to know of a runtime strategy without naming it: what it reads and
+// asks of the point (checked by validate_strategy), its own settings table and its metrics.
+struct StrategyTraits {
+  bool needs_predictor = false;       // reads the engine's predictor: `predictor` is required
+  std::string_view predictor_hint;    // what a user puts there (completes the error's text)
+  bool needs_failures = false;        // predicts failures: a failure process is required
+  bool checkpoints_jobs = false;      // asks jobs to checkpoint: checkpoint_cost must be > 0 and
+                                      // is paid even with checkpoint = "none"
+  bool stateless_queue_only = false;  // keeps the first queued job's reservation itself: only
+                                      // with queues whose QueueTraits::keeps_state is false
+  // Its own settings sub-table ("" for none), declared here: the model adds its spec (the
+  // table's help and duration keys) and the row's validate checks its keys (errors name
+  // <table>.<key>).
+  std::string_view table;
+  bool table_required = false;
+  std::string_view table_hint;  // "required with strategy = ...: <hint>"
+  ParamSpec (*table_spec)() = nullptr;
+  void (*validate)(const Params& point) = nullptr;
+  // The metrics it reports through RuntimeStrategy::report (0 at points that run another).
+  std::vector<MetricSpec> (*metrics)() = nullptr;
 };
 
 // `make` is a factory (taking the point's parameters, for policies with keys of their own) or,
@@ -48,7 +71,29 @@ std::span<const Choice<AllocatorFactory>> allocators();
 std::span<const Choice<SizeFactory>> size_choosers();
 std::span<const Choice<CheckpointMode>> checkpoint_policies();
 std::span<const Choice<OnFailure>> failure_rules();
-std::span<const Choice<StrategyFactory>> strategies();
+std::span<const Choice<StrategyFactory, StrategyTraits>> strategies();
+
+// The point's strategy row (`strategy`, "none" if absent); InputError for an unknown name.
+const Choice<StrategyFactory, StrategyTraits>& strategy_row(const Params& point);
+// Everything the point's strategy row asks of the point (its table, predictor, failure
+// process, checkpoint cost, queue), as InputErrors naming the key.
+void validate_strategy(const Params& point);
+// The strategies' own tables (each once, in row order; the help names the strategies that read
+// it) and metrics (each once, in row order).
+std::vector<ParamSpec> strategy_table_specs();
+std::vector<MetricSpec> strategy_metrics();
+
+// A MetricSink over result slots: specs[i] names slots[i]; every slot starts at 0 (a metric
+// the point's plug-in does not report). A name no spec declares is a bug in the plug-in.
+class MetricSlots final : public MetricSink {
+ public:
+  MetricSlots(std::span<double> slots, std::span<const MetricSpec> specs);
+  void add(std::string_view name, double value) override;
+
+ private:
+  std::span<double> slots_;
+  std::span<const MetricSpec> specs_;
+};
 
 // "one of \"a\", \"b\", \"c\"": the `expected` text of an InputError.
 template <class Make, class Traits>

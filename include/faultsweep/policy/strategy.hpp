@@ -105,6 +105,14 @@ struct Decisions {
   }
 };
 
+// Where a plug-in reports the metrics its registry row declares, by name, once at the end of
+// a replica (the row gives each one's unit and description).
+class MetricSink {
+ public:
+  virtual ~MetricSink() = default;
+  virtual void add(std::string_view name, double value) = 0;
+};
+
 class RuntimeStrategy {
  public:
   virtual ~RuntimeStrategy() = default;
@@ -120,6 +128,8 @@ class RuntimeStrategy {
   virtual void on_job_end(const ClusterView& view, std::int32_t job, Decisions& out) {
     (void)view, (void)job, (void)out;
   }
+  // At the end of a replica: the metrics of its own (StrategyTraits::metrics).
+  virtual void report(MetricSink& sink) const { (void)sink; }
 };
 
 // The default: does nothing, asks for nothing.

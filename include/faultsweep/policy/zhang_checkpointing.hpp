@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/policy/strategy.hpp"
 
@@ -58,6 +59,10 @@ struct ZhangConfig {
 
 // Reads the point's `zhang` table and `checkpoint_cost`.
 ZhangConfig zhang_config_of(const Params& point);
+// The `zhang` table as the job file declares it, and the check of a point's table (errors name
+// zhang.<key>).
+ParamSpec zhang_table_spec();
+void validate_zhang_table(const Params& point);
 
 class PredictExact final : public RuntimeStrategy {
  public:
