@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The analysis package installs offline with pip into a venv that sees the system's packages
 # (setuptools, numpy, pandas, scipy, h5py, ...), and its console script works: --help of the
-# command and of every subcommand.
+# command and of every subcommand; the installed package loads a results file as a per-replica
+# DataFrame and as an xarray Dataset.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PY=/usr/bin/python3
@@ -38,4 +39,20 @@ RC=0
   sys.exit(not faultsweep_analysis.__file__.startswith('$WORK/venv/'))" >"$WORK/where.out" \
   2>"$WORK/where.err" || RC=$?
 expect_rc "the venv imports the installed package, not the source tree" 0 where
+
+section "a results file as a DataFrame and as an xarray Dataset, from the venv"
+run_fs grid run "$SRC/tests/data/jobs/synthetic_grid.toml" --out "$WORK/grid.h5" -q
+expect_rc "run a 3 x 4 grid, 8 replicas" 0 grid
+cat >"$WORK/load.py" <<'PY'
+import sys
+from faultsweep_analysis import open_results, replica_frame, to_dataset
+res = open_results(sys.argv[1])
+df, ds = replica_frame(res), to_dataset(res)
+print(len(df), dict(ds.sizes), ds["value"].attrs["units"])
+PY
+RC=0
+"$WORK/venv/bin/python" "$WORK/load.py" "$WORK/grid.h5" >"$WORK/load.out" 2>"$WORK/load.err" || RC=$?
+expect_rc "replica_frame and to_dataset load it" 0 load
+check "96 rows; dimensions mean 3, sd 4, replica 8" \
+  grep -q "^96 {'mean': 3, 'sd': 4, 'replica': 8} " "$WORK/load.out"
 finish
