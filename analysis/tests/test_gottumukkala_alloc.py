@@ -81,14 +81,17 @@ def test_paired_ci_is_student_t():
     assert half == pytest.approx(4.302652729911275 / np.sqrt(3), rel=1e-12)  # t(0.975, 2)
 
 
-def test_without_scipy_the_module_refuses_instead_of_a_normal_quantile(monkeypatch):
+def test_without_scipy_the_cis_refuse_instead_of_a_normal_quantile(monkeypatch):
     import importlib
     import sys
 
-    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # as if SciPy were not installed
+    from faultsweep_analysis import stats
+
+    for name in ("scipy", "scipy.stats"):  # as if SciPy were not installed
+        monkeypatch.setitem(sys.modules, name, None)
     try:
         with pytest.raises(ImportError):
-            importlib.reload(alloc)
+            importlib.reload(stats)
     finally:
         monkeypatch.undo()
-        importlib.reload(alloc)
+        importlib.reload(stats)
