@@ -59,4 +59,14 @@ RC=0
 expect_rc "best_point reads the results" 0 tool_run
 check "best_point names the model and the metric" grep -q "model checkpoint_sim, 6 points; best availability" \
   "$WORK/tool_run.out"
+
+section "the configure the Spack recipe runs (tests, benchmarks and Slurm scripts off)"
+RC=0
+cmake -S "$SRC" -B "$WORK/spack-like" -DCMAKE_BUILD_TYPE=Release -DFAULTSWEEP_BUILD_TESTS=OFF \
+  -DFAULTSWEEP_BUILD_BENCH=OFF -DFAULTSWEEP_INSTALL_SLURM=OFF -DCMAKE_INSTALL_PREFIX="$WORK/sp" \
+  >"$WORK/spack_cfg.out" 2>"$WORK/spack_cfg.err" || RC=$?
+expect_rc "configure with the recipe's options" 0 spack_cfg
+check "its install rules leave the Slurm scripts out" \
+  bash -c "! grep -q slurm-scripts '$WORK/spack-like/cmake_install.cmake'"
+check "... and still install the jobs" grep -q "share/faultsweep" "$WORK/spack-like/cmake_install.cmake"
 finish
