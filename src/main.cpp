@@ -10,6 +10,7 @@
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/install_dirs.hpp"
 #include "faultsweep/models/reference.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
@@ -192,6 +193,9 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : sw::kExitInput;
   }
+  // A bundled job (jobs/quickstart.toml) is found beside an installed binary from any folder.
+  for (std::string* job : {&run_opt.job_path, &check_path, &plan_path})
+    *job = fs::bundled_path(*job);
   try {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);

@@ -1,8 +1,10 @@
 """Read and plot faultsweep HDF5 results files (schema version 1).
 
-    from faultsweep_analysis import open_results
+    from faultsweep_analysis import open_results, replica_frame, to_dataset
     res = open_results("results/plank/million_day.h5")
     res.frame()                      # one row per point: axes, metric means and 95 % CIs
+    replica_frame(res)               # one row per point x replica: axes, metric values
+    to_dataset(res)                  # xarray.Dataset over the sweep axes (or point) x replica
 
 See analysis/README.md for the command line and the reproduction scripts.
 """
@@ -14,6 +16,7 @@ from .results import (
     open_results,
     to_display_units,
 )
+from .tables import replica_frame, to_dataset
 
 __all__ = [
     "FILETYPE",
@@ -21,5 +24,7 @@ __all__ = [
     "SUMMARY_STATS",
     "Results",
     "open_results",
+    "replica_frame",
+    "to_dataset",
     "to_display_units",
 ]

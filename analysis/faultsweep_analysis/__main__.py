@@ -1,10 +1,5 @@
-import os
 import sys
 
-from .cli import main
+from .cli import console
 
-try:
-    sys.exit(main())
-except BrokenPipeError:  # output piped into head(1) and closed early
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.exit(0)
+sys.exit(console(prog="python3 -m faultsweep_analysis"))

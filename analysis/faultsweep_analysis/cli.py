@@ -1,10 +1,12 @@
-"""Command line: python3 -m faultsweep_analysis {summary,plot,heatmap} FILE.h5 ...
+"""Command line: faultsweep-analysis {summary,plot,heatmap} FILE.h5 ...
+(or python3 -m faultsweep_analysis ... without installing the package).
 
 Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 
@@ -23,14 +25,16 @@ def _fixed(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python3 -m faultsweep_analysis",
+        prog=prog,
         description="Summaries and figures from a faultsweep results file (HDF5, schema 1).",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("summary", help="print one row per point: axes, metric means and 95 % CIs")
+    # argparse formats help text with %: a literal percent sign is written %%.
+    s = sub.add_parser("summary",
+                       help="print one row per point: axes, metric means and 95 %% CIs")
     s.add_argument("file")
     s.add_argument("--metrics", help="comma-separated metrics (default: all)")
     s.add_argument("--stats", default="mean,ci95_lo,ci95_hi",
@@ -64,8 +68,8 @@ def _warn_to_stderr(message, category, filename, lineno, file=None, line=None):
     print(f"warning: {message}", file=sys.stderr)
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv=None, prog: str = "faultsweep-analysis") -> int:
+    args = build_parser(prog).parse_args(argv)
     warnings.showwarning = _warn_to_stderr
     try:
         res = open_results(args.file)
@@ -99,3 +103,12 @@ def main(argv=None) -> int:
         print(f"error: {msg}", file=sys.stderr)
         return 2
     return 0
+
+
+def console(prog: str = "faultsweep-analysis") -> int:
+    """Entry point of the `faultsweep-analysis` script and of `python3 -m faultsweep_analysis`."""
+    try:
+        return main(prog=prog)
+    except BrokenPipeError:  # output piped into head(1) and closed early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

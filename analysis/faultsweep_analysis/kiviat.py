@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
-from scipy import stats as st
+
+from .stats import mean_ci95
 
 AXES = ("nonutil", "mtbc", "resp", "sul", "jfr", "fsd")
 AXIS_LABELS = {
@@ -113,14 +114,8 @@ class Estimate:
 
 def estimate(values) -> Estimate:
     v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    m = float(v.mean())
-    if v.size < 2:
-        return Estimate(m, math.nan, math.nan, 1)
-    half = float(st.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-    return Estimate(m, m - half, m + half, int(v.size))
+    m, half, n = mean_ci95(v[np.isfinite(v)])
+    return Estimate(m, m - half, m + half, n)  # NaN bounds for n < 2
 
 
 def replica_gains(values: np.ndarray, baseline: int = 0) -> np.ndarray:

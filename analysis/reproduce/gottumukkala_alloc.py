@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from faultsweep_analysis.stats import mean_ci95
+
 CATEGORIES = ["A", "B", "C", "D", "E", "F"]
 CATEGORY_TEXT = ["<1 min", "1 min-1 h", "1-6 h", "6-12 h", "12-24 h", ">1 day"]
 # Thesis §5.3.3: the largest reductions of total waste time vs RR (percent).
@@ -36,23 +38,9 @@ THESIS_6 = {"mct_unit": {"ALL": 364.0, "RR": 1100.0, "RA": 33.0},
             "mwt_unit": {"ALL": 306.39, "RR": 156.64, "RA": 44.3}}
 
 
-def _t975(dof: int) -> float:
-    try:
-        from scipy.stats import t
-        return float(t.ppf(0.975, dof))
-    except ImportError:  # the normal quantile: a little narrow for few pairs
-        return 1.959964
-
-
 def paired_ci(x: np.ndarray) -> tuple[float, float, int]:
-    """Mean and 95 % half-width (t) of paired differences x (NaN dropped)."""
-    x = x[np.isfinite(x)]
-    n = len(x)
-    if n == 0:
-        return math.nan, math.nan, 0
-    if n == 1:
-        return float(x[0]), math.nan, 1
-    return float(x.mean()), _t975(n - 1) * float(x.std(ddof=1)) / math.sqrt(n), n
+    """Mean and 95 % half-width (t) of paired differences x (NaN and infinities dropped)."""
+    return mean_ci95(x[np.isfinite(x)])
 
 
 def technique(row) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import stats as st
 
 from faultsweep_analysis import open_results
+from faultsweep_analysis.stats import mean_ci95
 from faultsweep_analysis.results import Results
 
 LOAD = "workload.target_load"
@@ -51,14 +52,10 @@ class Est:
 
 def estimate(values) -> Est:
     v = np.asarray(values, dtype=float)
-    v = v[~np.isnan(v)]
-    if v.size == 0:
-        return Est(math.nan, math.nan, math.nan, 0)
-    m = float(v.mean())
-    if v.size < 2:
-        return Est(m, m, m, 1)
-    half = float(st.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-    return Est(m, m - half, m + half, int(v.size))
+    m, half, n = mean_ci95(v[~np.isnan(v)])
+    if n < 2:
+        return Est(m, m, m, n)
+    return Est(m, m - half, m + half, n)
 
 
 def paired(a, b) -> Est:

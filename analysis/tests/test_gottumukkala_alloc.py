@@ -73,3 +73,25 @@ def test_ch6_study_gives_the_rpd_per_variant(make_results, tmp_path, capsys, rao
     # RA-Opt's MCT half (double) the others': RPD +100 % (-50 %) against each of them, exactly,
     # per pair and of the means.
     assert mct_row.count(expected) == 6
+
+
+def test_paired_ci_is_student_t():
+    mean, half, n = alloc.paired_ci(np.array([1.0, 2.0, 3.0, np.nan]))
+    assert (mean, n) == (2.0, 3)
+    assert half == pytest.approx(4.302652729911275 / np.sqrt(3), rel=1e-12)  # t(0.975, 2)
+
+
+def test_without_scipy_the_cis_refuse_instead_of_a_normal_quantile(monkeypatch):
+    import importlib
+    import sys
+
+    from faultsweep_analysis import stats
+
+    for name in ("scipy", "scipy.stats"):  # as if SciPy were not installed
+        monkeypatch.setitem(sys.modules, name, None)
+    try:
+        with pytest.raises(ImportError):
+            importlib.reload(stats)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(stats)

@@ -72,3 +72,22 @@ def test_metric_gains_are_relative_reductions_per_axis():
     b = np.array([0.5, 0.5, 900.0, 10.0, 0.1, 0.4])
     g = kv.metric_gains(np.stack([a, b])[:, None, :])[1]
     assert [e.mean for e in g] == pytest.approx([0, 0, 0.1, 0.5, 0.5, 0])
+
+
+def test_the_three_ci_helpers_agree_with_scipy_t_interval():
+    """kiviat.estimate, zhang_data.estimate and gottumukkala_alloc.paired_ci share mean_ci95:
+    the same numbers as scipy.stats.t.interval, and each keeps its own rule for n < 2."""
+    from scipy import stats as st
+
+    from reproduce import gottumukkala_alloc, zhang_data
+
+    x = np.array([1.0, 2.5, 2.0, 4.0, np.nan])
+    lo, hi = st.t.interval(0.95, 3, loc=2.375, scale=st.sem(x[:4]))
+    for e in (kv.estimate(x), zhang_data.estimate(x)):
+        assert (e.mean, e.n) == (2.375, 4)
+        assert e.lo == pytest.approx(lo, rel=1e-14) and e.hi == pytest.approx(hi, rel=1e-14)
+    mean, half, n = gottumukkala_alloc.paired_ci(x)
+    assert (mean, n) == (2.375, 4) and half == pytest.approx(hi - mean, rel=1e-13)
+    one = np.array([3.0, np.nan])
+    assert math.isnan(kv.estimate(one).lo) and zhang_data.estimate(one).lo == 3.0
+    assert math.isnan(gottumukkala_alloc.paired_ci(one)[1])

@@ -32,20 +32,20 @@ void check_rates(int N, int a, double lambda, double theta) {
   if (a < 1 || a > N)
     throw InputError("a", fmt::format("{}", a), fmt::format("must be in 1..N = {}", N));
   if (!(lambda > 0) || !std::isfinite(lambda))
-    throw InputError("mttf", fmt::format("{} s", 1.0 / lambda), "must be > 0 and finite");
+    throw InputError("mttf", format_duration(1.0 / lambda), "must be > 0 and finite");
   if (!(theta > 0) || !std::isfinite(theta))
-    throw InputError("mttr", fmt::format("{} s", 1.0 / theta), "must be > 0 and finite");
+    throw InputError("mttr", format_duration(1.0 / theta), "must be > 0 and finite");
 }
 
 void check_times(double I, double C, double L, double R) {
   auto nonneg = [](const char* key, double v) {
     if (!(v >= 0) || !std::isfinite(v))
-      throw InputError(key, fmt::format("{} s", v), "must be >= 0 and finite");
+      throw InputError(key, format_duration(v), "must be >= 0 and finite");
   };
   nonneg("C", C);
   nonneg("L", L);
   nonneg("R", R);
-  if (!(I > 0) || !std::isfinite(I)) throw InputError("I", fmt::format("{} s", I), "must be > 0");
+  if (!(I > 0) || !std::isfinite(I)) throw InputError("I", format_duration(I), "must be > 0");
   if (I < L)
     throw InputError("I", format_duration(I), fmt::format("must be >= L = {}", format_duration(L)));
   if (I < C)
@@ -270,7 +270,7 @@ double ChainCore::log_availability(double I, double C, double L, double R) const
 
 IntervalOptimum ChainCore::optimize_interval(double C, double L, double R, double I_min) const {
   if (!(I_min >= 0) || !std::isfinite(I_min))
-    throw InputError("I", fmt::format("{} s", I_min), "lower bound must be >= 0");
+    throw InputError("I", format_duration(I_min), "lower bound must be >= 0");
   const double k = a_ * lambda_;
   // A(I) = const * h(I), h = (I - C e^{-kI}) / expm1(kI). With y = kI, c = kC, dh/dI has the
   // sign of G(y) = c e^{-y}(2 - e^{-y}) - (e^{-y} - 1 + y), which starts at G(0) = c >= 0 and

@@ -152,7 +152,7 @@ PlankSystem PlankSystemResolver::at(int a) const {
     if (given) return *given;
     const double v = CS_MB / rate_MBps;
     if (!(v >= 0) || !std::isfinite(v))
-      throw InputError(key, fmt::format("{} s", v),
+      throw InputError(key, format_duration(v),
                        fmt::format("checkpoint size CS_a = {} MB of app {} at a = {} gives a "
                                    "negative time; give {} explicitly",
                                    CS_MB, app_->name, a, key));

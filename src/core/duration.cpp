@@ -46,6 +46,7 @@ double parse_duration_s(std::string_view text) {
 
 std::string format_duration(double seconds) {
   const double a = std::fabs(seconds);
+  if (!std::isfinite(seconds)) return fmt::format("{} s", seconds);  // not "infd"
   if (a >= kDay_s) return fmt::format("{:.6g}d", seconds / kDay_s);
   if (a >= kHour_s) return fmt::format("{:.6g}h", seconds / kHour_s);
   if (a >= kMinute_s) return fmt::format("{:.6g}min", seconds / kMinute_s);

@@ -1,5 +1,6 @@
 #include "faultsweep/dist/gamma.hpp"
 
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -58,33 +59,7 @@ double Gamma::pdf(double x) const {
 double regularized_gamma_p(double a, double x) {
   if (!(x > 0)) return 0.0;
   if (std::isinf(x)) return 1.0;
-  const double log_prefix = a * std::log(x) - x - std::lgamma(a);
-  if (x < a + 1) {
-    // Series: P = x^a e^-x / Gamma(a+1) * sum_n x^n / ((a+1)...(a+n)).
-    double term = 1.0 / a, sum = term;
-    for (int n = 1; n < 10000; ++n) {
-      term *= x / (a + n);
-      sum += term;
-      if (std::abs(term) < std::abs(sum) * 1e-17) break;
-    }
-    return sum * std::exp(log_prefix);
-  }
-  // Continued fraction for Q (modified Lentz), P = 1 - Q.
-  constexpr double tiny = 1e-300;
-  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-  for (int i = 1; i < 10000; ++i) {
-    const double an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (std::abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (std::abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const double delta = d * c;
-    h *= delta;
-    if (std::abs(delta - 1) < 1e-16) break;
-  }
-  return 1.0 - std::exp(log_prefix) * h;
+  return boost::math::gamma_p(a, x);
 }
 
 }  // namespace faultsweep::dist

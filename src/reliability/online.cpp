@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/reliability/fit.hpp"
 
@@ -24,7 +25,7 @@ OnlineLaw online_law_from(std::string_view name) {
 
 OnlineReliability::OnlineReliability(OnlineOptions o) : o_(o) {
   if (!(o_.refit_s > 0 && std::isfinite(o_.refit_s)))
-    throw InputError("refit", fmt::format("{} s", o_.refit_s), "a duration > 0");
+    throw InputError("refit", format_duration(o_.refit_s), "a duration > 0");
   FS_CHECK(o_.min_ttfs >= 2, "OnlineReliability: min_ttfs >= 2");
 }
 

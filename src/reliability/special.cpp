@@ -2,10 +2,12 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/math/special_functions/gamma.hpp>
+#include <boost/math/special_functions/trigamma.hpp>
 #include <cmath>
 
 #include "faultsweep/core/error.hpp"
-#include "faultsweep/dist/gamma.hpp"
 
 namespace faultsweep::reliability {
 namespace {
@@ -36,29 +38,22 @@ void matrix_power(const Eigen::MatrixXd& a, int ea, Eigen::MatrixXd& v, int& ev,
 
 }  // namespace
 
-// psi(x): the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 6, then the asymptotic series
-// (Abramowitz & Stegun 6.3.18).
+// Boost.Math (digamma, trigamma, the regularised upper incomplete gamma Q); the checks keep the
+// domains this code always had (Boost would also accept negative non-integers).
 double digamma(double x) {
   FS_CHECK(x > 0, "digamma of a non-positive argument");
-  double r = 0;
-  while (x < 6) r -= 1 / x, x += 1;
-  const double f = 1 / (x * x);
-  return r + std::log(x) - 0.5 / x -
-         f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
+  return boost::math::digamma(x);
 }
 
-// psi'(x): recurrence to x >= 6, then A&S 6.4.12.
 double trigamma(double x) {
   FS_CHECK(x > 0, "trigamma of a non-positive argument");
-  double r = 0;
-  while (x < 6) r += 1 / (x * x), x += 1;
-  const double f = 1 / (x * x);
-  return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30))));
+  return boost::math::trigamma(x);
 }
 
 double chi_square_sf(double x, double dof) {
   if (!(x > 0)) return 1.0;
-  return 1.0 - dist::regularized_gamma_p(dof / 2, x / 2);
+  if (std::isinf(x)) return 0.0;
+  return boost::math::gamma_q(dof / 2, x / 2);  // Q directly: 1 - P lost the far tail
 }
 
 double kolmogorov_sf(double lambda) {

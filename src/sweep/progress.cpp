@@ -3,11 +3,25 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "faultsweep/core/duration.hpp"
 
 namespace faultsweep::sweep {
+
+std::string format_elapsed(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return fmt::format("{} s", seconds);
+  if (seconds < 1) return fmt::format("{:.2g} s", seconds);
+  if (seconds < 9.95) return fmt::format("{:.1f} s", seconds);
+  const auto s = static_cast<long long>(std::llround(seconds));
+  if (s < 60) return fmt::format("{} s", s);
+  if (s < 3600) return fmt::format("{} min {:02} s", s / 60, s % 60);
+  const auto m = static_cast<long long>(std::llround(seconds / kMinute_s));
+  if (m < 24 * 60) return fmt::format("{} h {:02} min", m / 60, m % 60);
+  const auto h = static_cast<long long>(std::llround(seconds / kHour_s));
+  return fmt::format("{} d {:02} h", h / 24, h % 24);
+}
 
 Progress::Progress(bool enabled)
     : enabled_(enabled), tty_(::isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
@@ -24,11 +38,11 @@ void Progress::update(std::size_t done, std::size_t total, double cost_done, dou
   const double rate = elapsed > 0 ? static_cast<double>(done - first_done_) / elapsed : 0;
   const double cost_rate = elapsed > 0 ? (cost_done - first_cost_) / elapsed : 0;
   const std::string eta =
-      cost_rate > 0 ? format_duration((cost_total - cost_done) / cost_rate) : std::string("?");
+      cost_rate > 0 ? format_elapsed((cost_total - cost_done) / cost_rate) : std::string("?");
   const std::string line = fmt::format(
       "faultsweep: {}/{} tasks ({:.1f}%), {:.1f} tasks/s, elapsed {}, ETA {}{}", done, total,
       total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, rate,
-      format_duration(elapsed), eta, round > 0 ? fmt::format(", round {}", round + 1) : "");
+      format_elapsed(elapsed), eta, round > 0 ? fmt::format(", round {}", round + 1) : "");
   std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", line.c_str());
   std::fflush(stderr);
   printed_ = true;

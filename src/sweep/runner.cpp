@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <optional>
 
+#include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/notice.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/progress.hpp"
 #include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
@@ -314,8 +316,8 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
       journal.reset();
       fs::remove(journal_path);
       if (!opt.quiet)
-        say(fmt::format("done: {} tasks in {:.3g} s; wrote {}{}", table.done_count(),
-                        outcome.seconds, out.string(),
+        say(fmt::format("done: {} tasks in {}; wrote {}{}", table.done_count(),
+                        format_elapsed(outcome.seconds), out.string(),
                         slice.whole() ? ""
                                       : fmt::format(" (slice {}: complete = 0 until merged with "
                                                     "the other slices by `faultsweep merge`)",

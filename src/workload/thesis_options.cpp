@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 
 namespace faultsweep::workload {
@@ -23,10 +24,10 @@ void check_thesis_options(const TableReader& t) {
   (void)t.integer_or("inject_long_jobs", 0, 0);
   const double d = t.real_or("inject_long_runtime", kDefaultLong_s);
   if (!(d > 0 && std::isfinite(d)))
-    throw InputError("inject_long_runtime", fmt::format("{} s", d), "a duration > 0");
+    throw InputError("inject_long_runtime", format_duration(d), "a duration > 0");
   const double at = t.real_or("submit_all_at", 0.0);
   if (!(at >= 0 && std::isfinite(at)))
-    throw InputError("submit_all_at", fmt::format("{} s", at), "a duration >= 0");
+    throw InputError("submit_all_at", format_duration(at), "a duration >= 0");
 }
 
 void apply_thesis_options(const TableReader& t, Workload& w) {

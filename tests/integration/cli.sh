@@ -20,6 +20,11 @@ run_fs version --version
 expect_rc "faultsweep --version" 0 version
 check "--version prints name and a version number" grep -Eq "^faultsweep [0-9]+\.[0-9]+\.[0-9]+" \
   "$WORK/version.out"
+want=$(sed -n 's/^project(faultsweep VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
+check "--version prints the project's version ($want)" grep -q "^faultsweep $want " \
+  "$WORK/version.out"
+check "--version prints the git revision" grep -Eq "\(git ([0-9a-f]{12}|unknown), " \
+  "$WORK/version.out"
 run_fs nosub
 expect_rc "no subcommand is a usage error" 2 nosub
 run_fs badsub frobnicate

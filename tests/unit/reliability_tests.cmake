@@ -5,4 +5,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_reliability_system.cpp
   unit/test_reliability_fit.cpp
   unit/test_k_node.cpp
+  unit/test_special_functions.cpp
 )

@@ -1,10 +1,16 @@
 // Durations with units (core/duration.hpp): everything inside is seconds.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/core/run_context.hpp"
+#include "faultsweep/sweep/progress.hpp"
+#include "faultsweep/workload/factory.hpp"
+#include "input_support.hpp"
 
 using faultsweep::InputError;
 using faultsweep::parse_duration_s;
@@ -57,4 +63,34 @@ TEST_CASE("format_duration picks a readable unit", "[duration]") {
   CHECK(faultsweep::format_duration(32.7 * 86400) == "32.7d");
   CHECK(faultsweep::format_duration(90) == "1.5min");
   CHECK(faultsweep::format_duration(12) == "12s");
+}
+
+TEST_CASE("format_duration of a non-finite value names seconds", "[duration]") {
+  CHECK(faultsweep::format_duration(std::numeric_limits<double>::infinity()) == "inf s");
+}
+
+TEST_CASE("format_elapsed rounds wall times for people", "[duration]") {
+  using faultsweep::sweep::format_elapsed;
+  CHECK(format_elapsed(0.274458) == "0.27 s");
+  CHECK(format_elapsed(3.2861) == "3.3 s");
+  CHECK(format_elapsed(9.96) == "10 s");
+  CHECK(format_elapsed(42.4) == "42 s");
+  CHECK(format_elapsed(125.2) == "2 min 05 s");
+  CHECK(format_elapsed(3599.7) == "1 h 00 min");
+  CHECK(format_elapsed(4020) == "1 h 07 min");
+  CHECK(format_elapsed(3 * 86400 + 4 * 3600 + 100) == "3 d 04 h");
+}
+
+TEST_CASE("an error repeats a bad duration in a unit a job file accepts", "[duration]") {
+  // -864000 s was printed as "-864000 s"; the user wrote days.
+  faultsweep::Params t;
+  t.set("source", std::string("lublin"));
+  t.set("jobs", std::int64_t{9});
+  t.set("submit_all_at", -10 * faultsweep::kDay_s);
+  faultsweep::RunContext ctx;
+  const auto e =
+      faultsweep::testing::thrown_error([&] { faultsweep::workload::make_workload(t, 64, ctx); });
+  REQUIRE(e);
+  CHECK(e->key() == "submit_all_at");
+  CHECK(e->value() == "-10d");
 }

@@ -25,9 +25,8 @@ class Gamma {
   double log_norm_;  // lgamma(k) + k log(theta), for the pdf
 };
 
-// P(a, x): the regularized lower incomplete gamma function, by its series for x < a + 1 and
-// Lentz's continued fraction for Q otherwise (Numerical Recipes 3rd ed. §6.2). Exposed for tests
-// and for the reliability area.
+// P(a, x): the regularized lower incomplete gamma function (Boost.Math's gamma_p). Exposed for
+// tests and for the reliability area.
 double regularized_gamma_p(double a, double x);
 
 }  // namespace faultsweep::dist

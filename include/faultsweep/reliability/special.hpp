@@ -1,5 +1,6 @@
 #pragma once
-// Special functions the fits and goodness-of-fit tests need (no hidden dependency: our code).
+// Special functions the fits and goodness-of-fit tests need: digamma, trigamma and the chi-square
+// tail from Boost.Math; the Kolmogorov-Smirnov p-values are our own code (exact, Marsaglia et al.).
 namespace faultsweep::reliability {
 
 double digamma(double x);   // psi(x), x > 0

@@ -3,8 +3,14 @@
 // terminal it rewrites itself, otherwise it prints a new line every 10 seconds.
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 namespace faultsweep::sweep {
+
+// A measured wall time, rounded for people: "0.27 s", "3.3 s", "42 s", "2 min 05 s",
+// "1 h 07 min", "3 d 04 h" (progress lines and run summaries; format_duration is for values a
+// user typed).
+std::string format_elapsed(double seconds);
 
 class Progress {
  public:
