@@ -13,7 +13,7 @@
 namespace faultsweep::sim {
 
 policy::NodeUse Simulation::node_use(std::int32_t node) const {
-  return static_cast<policy::NodeUse>(node_state_[static_cast<std::size_t>(node)]);
+  return node_state_[static_cast<std::size_t>(node)];
 }
 
 std::int32_t Simulation::node_owner(std::int32_t node) const {

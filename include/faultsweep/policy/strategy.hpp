@@ -37,6 +37,10 @@ struct StrategyNeeds {
   int predict_every = 1;
 };
 
+// A node's state, as the engine keeps it (sim::NodeState is this enum) and every decision
+// maker reads it. `held`: allocated to a job suspended while another of its nodes is repaired
+// (wait_repair). `spare`: held idle by a runtime strategy (the queue never gets it). The
+// values index the engine's time-per-state array.
 enum class NodeUse : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3, spare = 4 };
 
 // A running (or suspended) job as a strategy sees it.

@@ -77,10 +77,9 @@ struct SimConfig {
 
 // Job lifecycle; time is accounted per state (waiting, running, suspended).
 enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
-// Node lifecycle; time is accounted per state. `held`: allocated to a job suspended while
-// another of its nodes is repaired (wait_repair). `spare`: held idle by a runtime strategy
-// (the queue never gets it). Values match policy::NodeUse.
-enum class NodeState : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3, spare = 4 };
+// Node lifecycle (policy::NodeUse: the one enum the engine keeps and strategies read); time is
+// accounted per state.
+using NodeState = policy::NodeUse;
 inline constexpr int kNodeStates = 5;
 
 struct JobRecord {
