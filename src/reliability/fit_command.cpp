@@ -76,6 +76,8 @@ SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions
 
 int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
             bool overwrite, const FitLogOptions& o, std::FILE* report) {
+  // Before the analysis, which can take minutes: a refused output is said at once.
+  if (!out.empty()) check_fit_output(out, log, overwrite);
   std::vector<SystemAnalysis> done;
   if (format == "csv") {
     done.push_back(analyse_csv(log, o));

@@ -87,8 +87,16 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
                              const std::vector<std::vector<double>>& failure_times,
                              const FitLogOptions& options);
 
-// Writes the analyses to `out` (filetype "faultsweep-fit", schema_version 1), through a
-// temporary file renamed at the end. Refuses to replace an existing file unless `overwrite`.
+// The root attribute `filetype` of the files `fit` writes.
+inline constexpr const char* kFitFileType = "faultsweep-fit";
+
+// Throws InputError when `fit` must not write `out` (io/output.hpp): it is the log, exists
+// without `overwrite`, or is anything but an earlier fit file.
+void check_fit_output(const std::filesystem::path& out, const std::filesystem::path& log,
+                      bool overwrite);
+
+// Writes the analyses to `out` (filetype kFitFileType, schema_version 1), through a temporary
+// file renamed at the end; checks `out` with check_fit_output first.
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
                     const std::string& log_file, const FitLogOptions& options, bool overwrite);
 
