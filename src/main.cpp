@@ -10,6 +10,7 @@
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/inspect.hpp"
@@ -94,6 +95,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("faultsweep {} (git {}, {})", fs::version(),
                                                 fs::git_sha(), fs::compiler()));
+
+  bool verbose = false;
+  app.add_flag("--verbose,-v", verbose,
+               "details in error messages (HDF5's error stack); also FAULTSWEEP_VERBOSE=1");
+  app.fallthrough();  // -v also after the subcommand: `faultsweep run job.toml -v`
 
   sw::RunOptions run_opt;
   auto* run = app.add_subcommand(
@@ -183,6 +189,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : sw::kExitInput;
   }
+  fs::io::set_verbose_errors(verbose);
   try {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);

@@ -258,7 +258,11 @@ StoredResults read_results(const std::filesystem::path& path) {
   io::Handle results = io::open_group(root, "results", f);
   std::vector<hsize_t> dims;
   const auto done = io::read_u8(results.id(), "done", dims, f);
-  FS_CHECK(dims.size() == 2, "results/done must be 2-D");
+  if (dims.size() != 2)
+    throw IoError(fmt::format(
+        "{}: /results/done has {} dimension{}, expected 2 (points x replicas): a damaged file "
+        "or not one faultsweep wrote",
+        f, dims.size(), dims.size() == 1 ? "" : "s"));
   s.table = ResultTable(dims[0], dims[1], s.metrics.size());
   s.table.done = done;
   for (std::size_t m = 0; m < s.metrics.size(); ++m) {

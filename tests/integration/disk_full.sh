@@ -49,6 +49,19 @@ job 6000 >"$WORK/mid.toml"
 run_fs h5_full run "$WORK/mid.toml" --out "$MNT/mid.h5" -q
 expect_rc "a failed HDF5 write ends with exit 3 (no segfault at exit)" 3 h5_full
 check "the message names the file" grep -q "mid.h5.tmp" "$WORK/h5_full.err"
+echo "    stderr: $(wc -l <"$WORK/h5_full.err") lines"
+check "the message is short (at most 2 lines, no HDF5 stack)" test "$(wc -l <"$WORK/h5_full.err")" -le 2
+check "it gives the system's reason" grep -q "No space left on device" "$WORK/h5_full.err"
+rm -f "$MNT"/*
+FAULTSWEEP_VERBOSE=1 run_fs h5_full_verbose run "$WORK/mid.toml" --out "$MNT/mid.h5" -q
+expect_rc "FAULTSWEEP_VERBOSE=1: still exit 3" 3 h5_full_verbose
+check "FAULTSWEEP_VERBOSE=1 shows HDF5's error stack" grep -q "HDF5 error stack" "$WORK/h5_full_verbose.err"
+rm -f "$MNT"/*
+run_fs h5_full_v run "$WORK/mid.toml" --out "$MNT/mid.h5" -q --verbose
+check "--verbose shows HDF5's error stack (exit $RC)" grep -q "HDF5 error stack" "$WORK/h5_full_v.err"
+rm -f "$MNT"/*
+# Once more without a flag: the journal of this run is the one --resume reads below.
+run_fs h5_full run "$WORK/mid.toml" --out "$MNT/mid.h5" -q
 check "no temporary HDF5 file is left" test -z "$(find "$MNT" -name '*.tmp.*')"
 check "the journal is kept for --resume" test -s "$MNT/mid.h5.journal"
 

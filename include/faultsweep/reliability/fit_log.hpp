@@ -100,6 +100,10 @@ inline constexpr const char* kFitFileType = "faultsweep-fit";
 void check_fit_output(const std::filesystem::path& out, const std::filesystem::path& log,
                       bool overwrite);
 
+// `faultsweep inspect` on a fit file: the log, options and one line per system. Throws
+// IoError (H5Error) for a damaged file.
+int inspect_fit_file(const std::filesystem::path& path, std::FILE* out);
+
 // Writes the analyses to `out` (filetype kFitFileType, schema_version 1), through a temporary
 // file renamed at the end; checks `out` with check_fit_output first.
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
