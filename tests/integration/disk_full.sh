@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A full disk (a small tmpfs) while the journal or the HDF5 file is written: every run must end
-# with exit 3 and a message naming the file (never a segfault, MPI_Abort's 255 or a hang), leave
-# no temporary file behind, and a rerun with --resume on a disk with room must finish the sweep.
+# A full disk (a small tmpfs) while the journal or the HDF5 file is written (by run or fit):
+# every run must end with exit 3 and a one-line message naming the file and the reason (never a
+# segfault, MPI_Abort's 255, a hang or HDF5's error stack, which only --verbose adds), leave no
+# temporary file behind, and a rerun with --resume on a disk with room must finish the sweep.
 # Needs root and mount(2); SKIPs (exit 0) where mounting is not permitted.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -71,5 +72,18 @@ run_fs resumed run "$WORK/mid.toml" --out "$WORK/mid.h5" --resume -q
 expect_rc "the resumed run completes" 0 resumed
 check "resumed file is complete" test "$(attr_complete "$WORK/mid.h5")" = 1
 check "every task came from the journal (6000 finished tasks)" grep -q "6000 finished tasks" "$WORK/resumed.err"
+
+section "fit's HDF5 file on a full disk"
+rm -f "$MNT"/*
+# 1,000 nodes with 6 failures each: the fit file (~1.6 MB) does not fit in 256 kB.
+awk 'BEGIN { print "time_s,node,downtime_s"
+  for (i = 1; i <= 6; i++) for (n = 0; n < 1000; n++) print i * 86400 + n * 7 + (n * i * 7919) % 40000 "," n ",60" }' \
+  >"$WORK/fit_log.csv"
+run_fs fit_full fit "$WORK/fit_log.csv" --format csv --out "$MNT/fit.h5"
+expect_rc "fit: a failed HDF5 write ends with exit 3" 3 fit_full
+check "fit: one line naming the file and the reason" \
+  test "$(grep -c "fit.h5.tmp.*No space left on device" "$WORK/fit_full.err")" -eq 1 -a \
+  "$(wc -l <"$WORK/fit_full.err")" -eq 1
+check "fit: no temporary file is left" test -z "$(find "$MNT" -name '*.tmp.*')"
 
 finish
