@@ -13,6 +13,7 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
                    -fno-omit-frame-pointer)
   add_library(faultsweep_fuzz_readers STATIC
     ${_fs_root}/src/core/error.cpp
+    ${_fs_root}/src/core/compressed.cpp
     ${_fs_root}/src/workload/swf.cpp
     ${_fs_root}/src/failures/trace_text.cpp
     ${_fs_root}/src/failures/trace.cpp
@@ -20,7 +21,7 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     ${_fs_root}/src/failures/fta.cpp
     ${_fs_root}/src/failures/pnnl.cpp)
   target_include_directories(faultsweep_fuzz_readers PUBLIC ${_fs_root}/include)
-  target_link_libraries(faultsweep_fuzz_readers PUBLIC fmt::fmt ZLIB::ZLIB)
+  target_link_libraries(faultsweep_fuzz_readers PUBLIC fmt::fmt ZLIB::ZLIB LibLZMA::LibLZMA)
   target_compile_options(faultsweep_fuzz_readers PUBLIC -fsanitize=fuzzer-no-link ${_fs_sanitize})
 
   function(faultsweep_reader_fuzzer name source)

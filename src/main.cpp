@@ -2,15 +2,18 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/install_dirs.hpp"
+#include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/reference.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
@@ -29,6 +32,21 @@ const char* kExitCodes =
     "written; 4 a bug or a failed model run; 75 interrupted by SIGTERM/SIGINT/SIGUSR1 (a partial "
     "file "
     "marked incomplete was written: rerun with --resume).";
+
+// A check that an option's text is a whole number in [lo, hi], saying the range: CLI11's own
+// checks print 1.79e308 as the bound of "positive" and clamp or wrap integers beyond the type
+// (--seed 99999999999999999999, --seed -1) without a word.
+template <class T>
+CLI::Validator integer_in(T lo, T hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        T v{};
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && end == text.data() + text.size() && v >= lo && v <= hi) return "";
+        return fmt::format("{} is not an integer in [{}, {}]", text, lo, hi);
+      },
+      fmt::format("INT in [{}, {}]", lo, hi));
+}
 
 int cmd_models(const std::string& name, bool markdown) {
   for (const auto* m : fs::models::all_models()) {
@@ -100,6 +118,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("faultsweep {} (git {}, {})", fs::version(),
                                                 fs::git_sha(), fs::compiler()));
+
+  bool verbose = false;
+  app.add_flag("--verbose,-v", verbose,
+               "details in error messages (HDF5's error stack); also FAULTSWEEP_VERBOSE=1");
+  app.fallthrough();  // -v also after the subcommand: `faultsweep run job.toml -v`
 
   sw::RunOptions run_opt;
   auto* run = app.add_subcommand(
@@ -178,12 +201,14 @@ int main(int argc, char** argv) {
       "stdout, everything in --out (HDF5, filetype faultsweep-fit).");
   fit->add_option("log", fit_log, "failure log (LANL LA-UR-05-7318 CSV, .xz read directly)")
       ->required();
-  fit->add_option("--system", fit_system, "only this system (default: all)");
+  fit->add_option("--system", fit_system, "only this system (default: all)")
+      ->check(integer_in<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()));
   fit->add_option("--format", fit_format, "lanl (default) or csv (time_s,node,downtime_s)");
   fit->add_option("--out,-o", fit_out, "output file (.h5), written atomically");
   fit->add_option("--min-ttfs", fit_opt.min_ttfs, "fit nodes with at least this many TTFs")
-      ->check(CLI::PositiveNumber);
-  fit->add_option("--seed", fit_opt.seed, "seed of the random node orders (Table 3.3)");
+      ->check(integer_in(1, std::numeric_limits<int>::max()));
+  fit->add_option("--seed", fit_opt.seed, "seed of the random node orders (Table 3.3)")
+      ->check(integer_in<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   fit->add_flag("--stop-on-bad", fit_opt.stop_on_bad, "a bad log line is fatal (default: skip)");
   fit->add_flag("--overwrite", fit_overwrite, "replace an existing --out file");
 
@@ -193,6 +218,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : sw::kExitInput;
   }
+  fs::io::set_verbose_errors(verbose);
   // A bundled job (jobs/quickstart.toml) is found beside an installed binary from any folder.
   for (std::string* job : {&run_opt.job_path, &check_path, &plan_path})
     *job = fs::bundled_path(*job);

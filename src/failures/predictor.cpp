@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -16,6 +17,19 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double checked_probability(const char* key, double v) {
   if (!(v > 0.0 && v <= 1.0)) throw InputError(key, fmt::format("{}", v), "must be in (0, 1]");
+  return v;
+}
+
+// Below this precision the (1 - p) / p false alarms per true report exceed 10^9: every node of
+// any machine would be reported at every interval, the same as p = 1 / nodes.
+constexpr double kMinPrecision = 1e-9;
+
+double checked_precision(double v) {
+  if (!(v >= kMinPrecision && v <= 1.0))
+    throw InputError("predictor.precision", fmt::format("{}", v),
+                     fmt::format("must be in [{:g}, 1] (a smaller precision flags every node at "
+                                 "every interval already)",
+                                 kMinPrecision));
   return v;
 }
 
@@ -39,7 +53,7 @@ double PredictionCounts::recall() const {
 }
 
 Predictor::Predictor(int nodes, double precision, double recall)
-    : Predictor(Kind::emulated, nodes, checked_probability("predictor.precision", precision),
+    : Predictor(Kind::emulated, nodes, checked_precision(precision),
                 checked_probability("predictor.recall", recall)) {}
 
 Predictor Predictor::none(int nodes) {
@@ -126,16 +140,21 @@ void Predictor::predict(std::span<const std::int32_t> failing, Engine& engine,
   double whole = std::floor(want);
   const double frac = want - whole;
   if (frac > 0.0 && uniform01(engine) < frac) whole += 1.0;
-  auto k = static_cast<std::size_t>(whole);
 
   // Park the failing nodes at the end of the pool; the prefix [0, avail) is every node without
   // a failure in this interval. (A repeat is already parked: pos_ >= avail.)
   std::size_t avail = pool_.size();
   for (const std::int32_t f : failing)
     if (static_cast<std::size_t>(pos_[static_cast<std::size_t>(f)]) < avail) swap_to(f, --avail);
-  if (k > avail) {
-    counts_.shortfall += static_cast<std::int64_t>(k - avail);
-    k = avail;
+  // Compared as doubles before any conversion: a `whole` beyond the integer range would turn
+  // into garbage (0: a perfect predictor) if converted first.
+  std::size_t k = avail;
+  if (whole > static_cast<double>(avail)) {
+    const auto more = static_cast<std::int64_t>(std::min(whole - static_cast<double>(avail), 4e18));
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    counts_.shortfall = more > kMax - counts_.shortfall ? kMax : counts_.shortfall + more;
+  } else {
+    k = static_cast<std::size_t>(whole);
   }
   // Partial Fisher-Yates over the prefix: a uniform k-subset whatever the pool's order.
   for (std::size_t i = 0; i < k; ++i) {

@@ -1,11 +1,6 @@
 #include "faultsweep/failures/trace_text.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -17,9 +12,8 @@
 #include <cstring>
 #include <memory>
 
+#include "faultsweep/core/compressed.hpp"
 #include "faultsweep/core/error.hpp"
-
-extern char** environ;
 
 namespace faultsweep::failures::text {
 namespace {
@@ -37,73 +31,6 @@ std::string read_plain(const std::string& name) {
   return buf;
 }
 
-// Closes a pipe end once.
-struct Fd {
-  int fd = -1;
-  ~Fd() { reset(); }
-  void reset() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
-
-// `xz -dc -- name`: its output, or an error that says whether xz is missing or failed (and
-// what it said on stderr). Both pipes are drained together, so a chatty stderr cannot block.
-std::string read_xz(const std::string& name) {
-  Fd out_r, out_w, err_r, err_w;
-  int p[2];
-  if (::pipe2(p, O_CLOEXEC) != 0) throw IoError(fmt::format("{}: pipe: {}", name, strerror(errno)));
-  out_r.fd = p[0], out_w.fd = p[1];
-  if (::pipe2(p, O_CLOEXEC) != 0) throw IoError(fmt::format("{}: pipe: {}", name, strerror(errno)));
-  err_r.fd = p[0], err_w.fd = p[1];
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_w.fd, 1);  // dup2 clears O_CLOEXEC
-  posix_spawn_file_actions_adddup2(&actions, err_w.fd, 2);
-  std::string arg0 = "xz", arg1 = "-dc", arg2 = "--", arg3 = name;
-  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), arg3.data(), nullptr};
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, "xz", &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  out_w.reset();
-  err_w.reset();
-  if (rc == ENOENT)
-    throw IoError(
-        fmt::format("{}: cannot decompress: xz is not installed (no `xz` on PATH)", name));
-  if (rc != 0) throw IoError(fmt::format("{}: cannot run xz: {}", name, std::strerror(rc)));
-  std::string out, err;
-  std::array<char, 1 << 16> chunk;
-  while (out_r.fd >= 0 || err_r.fd >= 0) {
-    pollfd fds[2] = {{out_r.fd, POLLIN, 0}, {err_r.fd, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int i = 0; i < 2; ++i) {
-      Fd& fd = i == 0 ? out_r : err_r;
-      if (fd.fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t n = ::read(fd.fd, chunk.data(), chunk.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        fd.reset();
-        continue;
-      }
-      (i == 0 ? out : err).append(chunk.data(), static_cast<std::size_t>(n));
-    }
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    const std::string what = trim(err);
-    throw InputError(fmt::format("{}: corrupt or unreadable .xz file: `xz -dc` {} {}{}", name,
-                                 WIFEXITED(status) ? "exited with status" : "was killed by signal",
-                                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                                 what.empty() ? "" : ": " + what));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string read_log(const std::filesystem::path& file) {
@@ -113,7 +40,7 @@ std::string read_log(const std::filesystem::path& file) {
     throw InputError(fmt::format(
         "{}: cannot open file ({})", name,
         std::filesystem::exists(file, ec) ? "not a regular file" : "no such regular file"));
-  return file.extension() == ".xz" ? read_xz(name) : read_plain(name);
+  return decompress(read_plain(name), file);
 }
 
 bool Lines::next(std::string_view& line) {

@@ -4,18 +4,35 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 namespace faultsweep::io {
 namespace {
 
-// Collects HDF5's error stack into text, innermost message last.
+// HDF5's error stack: the whole text (for --verbose) and the reason to show on one line, the
+// system's message if a call into the OS failed ("No space left on device"), else the innermost
+// description.
+struct Stack {
+  std::string text, innermost, system;
+};
+
 herr_t walk_cb(unsigned n, const H5E_error2_t* e, void* data) {
-  auto* out = static_cast<std::string*>(data);
-  *out += fmt::format("\n  #{:03} {}(): {}", n, e->func_name ? e->func_name : "?",
-                      e->desc ? e->desc : "");
+  auto* out = static_cast<Stack*>(data);
+  const std::string desc = e->desc ? e->desc : "";
+  out->text += fmt::format("\n  #{:03} {}(): {}", n, e->func_name ? e->func_name : "?", desc);
+  if (!desc.empty()) out->innermost = desc;
+  const std::string tag = "error message = '";
+  const auto at = desc.find(tag);
+  if (at != std::string::npos && out->system.empty()) {
+    const auto from = at + tag.size();
+    out->system = desc.substr(from, desc.find('\'', from) - from);
+  }
   return 0;
 }
+
+std::atomic<bool> verbose{false};
 
 void quiet_hdf5() {
   static std::once_flag once;
@@ -28,11 +45,16 @@ void quiet_hdf5() {
 }
 
 [[noreturn]] void fail(const std::string& call, const std::string& what, const std::string& file) {
-  std::string stack;
+  Stack stack;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &stack);
   H5Eclear2(H5E_DEFAULT);
-  throw H5Error(fmt::format("HDF5 error in {} ({}) on file {}{}", call, what, file,
-                            stack.empty() ? "" : "; HDF5 error stack:" + stack));
+  const std::string& reason = stack.system.empty() ? stack.innermost : stack.system;
+  std::string msg =
+      fmt::format("HDF5 error in {}{} on file {}{}", call, what.empty() ? "" : " (" + what + ")",
+                  file, reason.empty() ? "" : ": " + reason);
+  if (stack.text.empty()) throw H5Error(msg);
+  throw H5Error(verbose_errors() ? msg + "; HDF5 error stack:" + stack.text
+                                 : msg + " (--verbose shows HDF5's error stack)");
 }
 
 hid_t check(hid_t id, const char* call, const std::string& what, const std::string& file) {
@@ -118,6 +140,16 @@ hsize_t count(const std::vector<hsize_t>& dims) {
 }
 
 }  // namespace
+
+void set_verbose_errors(bool on) {
+  verbose = on;
+}
+
+bool verbose_errors() {
+  if (verbose) return true;
+  const char* env = std::getenv("FAULTSWEEP_VERBOSE");
+  return env != nullptr && *env != '\0' && std::string(env) != "0";
+}
 
 Handle& Handle::operator=(Handle&& o) noexcept {
   if (this != &o) {

@@ -1,4 +1,5 @@
 # Sources of the io area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
   src/io/h5.cpp
+  src/io/output.cpp
 )

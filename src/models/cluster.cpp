@@ -235,7 +235,8 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     s.push_back(strategy);
     ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
                           "failure predictor read by a runtime strategy every interval: { "
-                          "precision = p, recall = r } in (0, 1], or { kind = \"none\" } "
+                          "precision = p, recall = r } (p in [1e-9, 1], r in (0, 1]), or { "
+                          "kind = \"none\" } "
                           "(failures/predictor.hpp; own random stream)");
     pred.optional = true;
     s.push_back(pred);

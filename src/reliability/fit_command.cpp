@@ -1,56 +1,14 @@
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdlib>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 
 namespace faultsweep::reliability {
 namespace {
-
-// failures::read_lanl reads one system per pass and runs `xz -dc` on every pass; for all systems
-// of a compressed log the passes share one decompressed copy in the temp folder (removed after).
-// Messages that name the copy are rewritten to name the log.
-class PlainCopy {
- public:
-  explicit PlainCopy(const std::filesystem::path& log) : log_(log) {
-    if (log.extension() != ".xz") return;
-    tmp_ = std::filesystem::temp_directory_path() /
-           fmt::format("faultsweep-fit-{}-{}.csv", ::getpid(), log.stem().string());
-    std::string quoted = "'";
-    for (const char c : log.string())
-      quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-    quoted += "'";
-    const std::string cmd = fmt::format("xz -dc -- {} > '{}'", quoted, tmp_.string());
-    if (std::system(cmd.c_str()) != 0) {
-      std::error_code ec;
-      std::filesystem::remove(tmp_, ec);
-      throw IoError(fmt::format("{}: `xz -dc` failed; is xz installed?", log.string()));
-    }
-  }
-  ~PlainCopy() {
-    std::error_code ec;
-    if (!tmp_.empty()) std::filesystem::remove(tmp_, ec);
-  }
-  PlainCopy(const PlainCopy&) = delete;
-  PlainCopy& operator=(const PlainCopy&) = delete;
-  std::filesystem::path path() const { return tmp_.empty() ? log_ : tmp_; }
-  std::string rename(std::string text) const {
-    if (tmp_.empty()) return text;
-    const std::string from = tmp_.string(), to = log_.string();
-    for (auto pos = text.find(from); pos != std::string::npos;
-         pos = text.find(from, pos + to.size()))
-      text.replace(pos, from.size(), to);
-    return text;
-  }
-
- private:
-  std::filesystem::path log_, tmp_;
-};
 
 SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions& o) {
   const failures::TraceLog t = failures::read_trace_csv(log, o.stop_on_bad);
@@ -76,34 +34,28 @@ SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions
 
 int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
             bool overwrite, const FitLogOptions& o, std::FILE* report) {
+  // Before the analysis, which can take minutes: a refused output is said at once.
+  if (!out.empty()) check_fit_output(out, log, overwrite);
   std::vector<SystemAnalysis> done;
   if (format == "csv") {
     done.push_back(analyse_csv(log, o));
   } else if (format == "lanl") {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(log, ec))
-      throw InputError(fmt::format("{}: cannot open file (no such regular file)", log.string()));
-    const PlainCopy plain(o.system ? std::filesystem::path() : log);
+    // Read (and decompress) once; every system is parsed from the same text.
+    const std::string text = failures::text::read_log(log);
     std::vector<std::int64_t> systems;
     if (o.system)
       systems.push_back(*o.system);
     else
-      systems = lanl_systems(plain.path());
+      systems = lanl_systems(text, log.string());
     if (systems.empty()) throw InputError(fmt::format("{}: no failure records", log.string()));
     for (const std::int64_t s : systems) {
-      if (o.system) {
-        done.push_back(analyse_lanl_system(log, s, o));
-        continue;
-      }
       // All systems: one without usable records (no node numbers, no node with a TTF) is
       // reported and skipped; asked for by --system it is an error.
       try {
-        done.push_back(analyse_lanl_system(plain.path(), s, o));
-        for (auto& m : done.back().bad_messages) m = plain.rename(m);
+        done.push_back(analyse_lanl_system(text, log.string(), s, o));
       } catch (const InputError& e) {
-        if (o.stop_on_bad) throw InputError(plain.rename(e.what()));
-        std::fprintf(report, "system %lld skipped: %s\n", static_cast<long long>(s),
-                     plain.rename(e.what()).c_str());
+        if (o.system || o.stop_on_bad) throw;
+        std::fprintf(report, "system %lld skipped: %s\n", static_cast<long long>(s), e.what());
       }
     }
     if (done.empty())

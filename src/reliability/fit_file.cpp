@@ -13,6 +13,7 @@
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/io/output.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/reliability/node_table.hpp"
 
@@ -225,40 +226,59 @@ void write_system(hid_t root, const SystemAnalysis& a, const std::string& f) {
 
 }  // namespace
 
+void check_fit_output(const std::filesystem::path& out, const std::filesystem::path& log,
+                      bool overwrite) {
+  io::check_output(out, {"--out", kFitFileType}, overwrite, {{log, "the failure log"}});
+}
+
+namespace {
+
+void write_fit_contents(io::File& file, const std::vector<SystemAnalysis>& systems,
+                        const std::string& log_file, const FitLogOptions& o) {
+  const std::string& f = file.path();
+  const hid_t root = file.id();
+  io::write_attr(root, "filetype", std::string(kFitFileType), f);
+  io::write_attr(root, "schema_version", kSchemaVersion, f);
+  io::write_attr(root, "faultsweep_version", std::string(version()), f);
+  io::write_attr(root, "git_sha", std::string(git_sha()), f);
+  io::write_attr(root, "compiler", std::string(compiler()), f);
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  io::write_attr(root, "created_utc", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now)), f);
+  io::write_attr(root, "log_file", log_file, f);
+  std::string laws, names;
+  for (const Law l : all_laws()) laws += (laws.empty() ? "" : ",") + law_name(l);
+  for (const auto& s : systems) names += (names.empty() ? "" : ",") + fmt::format("{}", s.system);
+  io::write_attr(root, "laws", laws, f);
+  io::write_attr(root, "systems", names, f);
+  io::write_attr(root, "time_units", std::string("h"), f);
+  io::write_attr(root, "min_ttfs", static_cast<std::int64_t>(o.min_ttfs), f);
+  io::write_attr(root, "seed", static_cast<std::uint64_t>(o.seed), f);
+  io::write_attr(root, "tie_tolerance", o.tie_tolerance, f);
+  io::write_attr(root, "ks_exact_max_n", static_cast<std::int64_t>(100), f);
+  for (const auto& s : systems) write_system(root, s, f);
+}
+
+}  // namespace
+
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
                     const std::string& log_file, const FitLogOptions& o, bool overwrite) {
-  std::error_code ec;
-  if (std::filesystem::exists(out, ec) && !overwrite)
-    throw InputError(fmt::format("{}: exists; pass --overwrite to replace it", out.string()));
+  check_fit_output(out, log_file, overwrite);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
-  {
-    io::File file = io::File::create(tmp);
-    const std::string f = tmp.string();
-    const hid_t root = file.id();
-    io::write_attr(root, "filetype", std::string("faultsweep-fit"), f);
-    io::write_attr(root, "schema_version", kSchemaVersion, f);
-    io::write_attr(root, "faultsweep_version", std::string(version()), f);
-    io::write_attr(root, "git_sha", std::string(git_sha()), f);
-    io::write_attr(root, "compiler", std::string(compiler()), f);
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    io::write_attr(root, "created_utc", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now)), f);
-    io::write_attr(root, "log_file", log_file, f);
-    std::string laws, names;
-    for (const Law l : all_laws()) laws += (laws.empty() ? "" : ",") + law_name(l);
-    for (const auto& s : systems) names += (names.empty() ? "" : ",") + fmt::format("{}", s.system);
-    io::write_attr(root, "laws", laws, f);
-    io::write_attr(root, "systems", names, f);
-    io::write_attr(root, "time_units", std::string("h"), f);
-    io::write_attr(root, "min_ttfs", static_cast<std::int64_t>(o.min_ttfs), f);
-    io::write_attr(root, "seed", static_cast<std::uint64_t>(o.seed), f);
-    io::write_attr(root, "tie_tolerance", o.tie_tolerance, f);
-    io::write_attr(root, "ks_exact_max_n", static_cast<std::int64_t>(100), f);
-    for (const auto& s : systems) write_system(root, s, f);
+  io::File file = io::File::create(tmp);
+  try {
+    write_fit_contents(file, systems, log_file, o);
+    file.close();  // the close writes the last metadata: a full disk shows here
+  } catch (...) {
+    file.discard();  // no partial file left behind, also on a full disk
+    throw;
   }
+  std::error_code ec;
   std::filesystem::rename(tmp, out, ec);
-  if (ec)
-    throw IoError(
-        fmt::format("{}: cannot rename to {}: {}", tmp.string(), out.string(), ec.message()));
+  if (ec) {
+    const std::string why = ec.message();  // before the remove below reuses `ec`
+    std::filesystem::remove(tmp, ec);
+    throw IoError(fmt::format("{}: cannot rename to {}: {}", tmp.string(), out.string(), why));
+  }
 }
 
 std::vector<Node> read_fit_nodes(const std::filesystem::path& fit_file,
@@ -266,7 +286,7 @@ std::vector<Node> read_fit_nodes(const std::filesystem::path& fit_file,
   io::File file = io::File::open_read(fit_file);
   const std::string f = fit_file.string();
   if (!io::has_attr(file.id(), "filetype") ||
-      io::read_attr_string(file.id(), "filetype", f) != "faultsweep-fit")
+      io::read_attr_string(file.id(), "filetype", f) != kFitFileType)
     throw InputError(fmt::format("{}: not a `faultsweep fit` file (filetype)", f));
   if (io::read_attr_int(file.id(), "schema_version", f) != kSchemaVersion)
     throw InputError(fmt::format("{}: schema_version is not {}", f, kSchemaVersion));

@@ -3,17 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <set>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/reliability/system.hpp"
 
 namespace faultsweep::reliability {
@@ -78,46 +77,23 @@ void systems_of_k(SystemAnalysis& a, const FitLogOptions& o) {
 
 }  // namespace
 
-std::vector<std::int64_t> lanl_systems(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
-    throw InputError(fmt::format("{}: cannot open file (no such regular file)", file.string()));
-  const bool xz = file.extension() == ".xz";
-  std::string quoted = "'";
-  for (const char c : file.string())
-    quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  quoted += "'";
-  FILE* fp = xz ? popen(("xz -dc -- " + quoted).c_str(), "r") : std::fopen(file.c_str(), "r");
-  if (fp == nullptr)
-    throw IoError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+std::vector<std::int64_t> lanl_systems(std::string_view text, const std::string& file) {
+  failures::text::Lines lines(text);
+  std::string_view line;
+  if (!lines.next(line)) throw InputError(fmt::format("{}: empty file", file));
+  if (line.substr(0, line.find(',')) != "System")
+    throw InputError(
+        fmt::format("{}:1: the first column is not \"System\"; is this the LANL "
+                    "LA-UR-05-7318 failure data?",
+                    file));
   std::set<std::int64_t> systems;
-  char buf[4096];
-  bool header = true;
-  while (std::fgets(buf, sizeof buf, fp) != nullptr) {
-    const char* comma = std::strchr(buf, ',');
-    const std::size_t len = comma ? static_cast<std::size_t>(comma - buf) : std::strlen(buf);
-    if (header) {
-      header = false;
-      if (std::string(buf, len) != "System") {
-        xz ? pclose(fp) : std::fclose(fp);
-        throw InputError(
-            fmt::format("{}:1: the first column is not \"System\"; is this the LANL "
-                        "LA-UR-05-7318 failure data?",
-                        file.string()));
-      }
-      continue;
-    }
+  while (lines.next(line)) {
+    const std::string_view first = line.substr(0, line.find(','));
     std::int64_t s = 0;
-    const auto [ptr, err] = std::from_chars(buf, buf + len, s);
-    if (err == std::errc() && ptr == buf + len) systems.insert(s);  // bad ones: read_lanl reports
-    // A line longer than the buffer continues in the next fgets: skip its rest.
-    while (std::strchr(buf, '\n') == nullptr && std::fgets(buf, sizeof buf, fp) != nullptr) {
-    }
+    const auto [ptr, err] = std::from_chars(first.data(), first.data() + first.size(), s);
+    if (err == std::errc() && ptr == first.data() + first.size())
+      systems.insert(s);  // bad ones: read_lanl reports them
   }
-  const int status = xz ? pclose(fp) : std::fclose(fp);
-  if (xz && status != 0)
-    throw IoError(fmt::format("{}: `xz -dc` failed (exit status {})", file.string(), status));
-  if (header) throw InputError(fmt::format("{}: empty file", file.string()));
   return {systems.begin(), systems.end()};
 }
 
@@ -190,16 +166,21 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
 
 SystemAnalysis analyse_lanl_system(const std::filesystem::path& file, std::int64_t system,
                                    const FitLogOptions& o) {
+  return analyse_lanl_system(failures::text::read_log(file), file.string(), system, o);
+}
+
+SystemAnalysis analyse_lanl_system(std::string_view text, const std::string& file,
+                                   std::int64_t system, const FitLogOptions& o) {
   failures::LanlOptions lo;
   lo.system = system;
   lo.stop_on_bad = o.stop_on_bad;
-  const failures::TraceLog log = failures::read_lanl(file, lo);
-  if (log.lines == 0) throw InputError(fmt::format("{}: no failure records", file.string()));
+  const failures::TraceLog log = failures::parse_lanl(text, file, lo);
+  if (log.lines == 0) throw InputError(fmt::format("{}: no failure records", file));
   if (log.events.empty())
     throw InputError("system", fmt::format("{}", system),
                      fmt::format("a system with usable failure records in {} ({} of its records "
                                  "bad{}{})",
-                                 file.string(), log.bad, log.bad_messages.empty() ? "" : ", e.g. ",
+                                 file, log.bad, log.bad_messages.empty() ? "" : ", e.g. ",
                                  log.bad_messages.empty() ? "" : log.bad_messages.front()));
   std::vector<std::vector<double>> times(static_cast<std::size_t>(log.nodes));
   for (const auto& e : log.events)

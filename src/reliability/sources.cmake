@@ -10,6 +10,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/reliability/fit_log.cpp
   src/reliability/fit_file.cpp
   src/reliability/fit_command.cpp
+  src/reliability/fit_inspect.cpp
   src/reliability/online.cpp
   src/models/k_node.cpp
 )

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/io/output.hpp"
+#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/store.hpp"
@@ -44,6 +46,8 @@ std::string axis_summary(const io::File& file, const std::string& name) {
 }  // namespace
 
 int inspect_file(const std::string& path, std::FILE* out) {
+  if (io::hdf5_filetype(path) == reliability::kFitFileType)
+    return reliability::inspect_fit_file(path, out);
   const StoredResults s = read_results(path);
   const ResultTable& t = s.table;
   io::File file = io::File::open_read(path);

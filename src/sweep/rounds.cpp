@@ -29,7 +29,8 @@ Slice parse_slice(const std::string& text) {
   if (slash == std::string::npos || !number(0, slash, &s.index) ||
       !number(slash + 1, text.size(), &s.count) || s.count < 1 || s.index < 0 || s.index >= s.count)
     throw InputError("--slice", text,
-                     "expected i/n with 0 <= i < n, e.g. 0/4 for the first of four slices");
+                     "expected i/n with 0 <= i < n <= 2147483647, e.g. 0/4 for the first of "
+                     "four slices");
   return s;
 }
 

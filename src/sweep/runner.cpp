@@ -12,6 +12,7 @@
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/notice.hpp"
+#include "faultsweep/io/output.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
@@ -171,23 +172,14 @@ fs::path output_path(const JobSpec& job, const RunOptions& opt, const Slice& sli
 }
 
 // --overwrite may replace an old results file, never the job file or an input of the job.
-void refuse_to_overwrite_inputs(const JobSpec& job, const fs::path& out,
-                                const std::vector<fs::path>& inputs) {
-  std::error_code ec;
-  if (!fs::exists(out, ec)) return;
-  const auto same = [&](const fs::path& p) {
-    std::error_code e;
-    return fs::equivalent(out, p, e);
-  };
-  if (same(job.file))
-    throw InputError("--out", out.string(),
-                     "is the job file itself; --overwrite will not replace it");
+void check_run_output(const JobSpec& job, const fs::path& out, const std::vector<fs::path>& inputs,
+                      bool overwrite) {
+  std::vector<io::NamedInput> named{{job.file, "the job file itself"}};
   for (const fs::path& in : inputs)
-    if (same(in))
-      throw InputError("--out", out.string(),
-                       fmt::format("is an input file of the job ({}); --overwrite will not replace "
-                                   "it",
-                                   in.string()));
+    named.push_back({in, fmt::format("an input file of the job ({})", in.string())});
+  io::check_output(
+      out, {"--out", kFileType, "pass --resume to continue it or --overwrite to replace it"},
+      overwrite, named);
 }
 
 }  // namespace
@@ -263,14 +255,8 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
               "{}: a journal of an interrupted run exists; continue it with --resume, or pass "
               "--overwrite to start over",
               journal_path.string()));
-        if (fs::exists(out, ec) && !opt.overwrite)
-          throw InputError(
-              fmt::format("{} exists; pass --resume to continue it or --overwrite to replace it",
-                          out.string()));
-        if (opt.overwrite) {
-          refuse_to_overwrite_inputs(*job, out, input_paths);
-          fs::remove(journal_path, ec);
-        }
+        check_run_output(*job, out, input_paths, opt.overwrite);
+        if (opt.overwrite) fs::remove(journal_path, ec);
         journal = Journal::create(journal_path, job->file, job->text,
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }

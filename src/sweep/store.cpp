@@ -15,6 +15,7 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
+#include "faultsweep/io/output.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "faultsweep/sweep/stats.hpp"
@@ -222,9 +223,10 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
   }
   std::filesystem::rename(tmp, out, ec);
   if (ec) {
+    const std::string why = ec.message();  // before the remove below reuses `ec`
     std::filesystem::remove(tmp, ec);
-    throw IoError(fmt::format("{}: cannot rename the finished file into place: {}", out.string(),
-                              ec.message()));
+    throw IoError(
+        fmt::format("{}: cannot rename the finished file into place: {}", out.string(), why));
   }
 }
 
@@ -256,7 +258,11 @@ StoredResults read_results(const std::filesystem::path& path) {
   io::Handle results = io::open_group(root, "results", f);
   std::vector<hsize_t> dims;
   const auto done = io::read_u8(results.id(), "done", dims, f);
-  FS_CHECK(dims.size() == 2, "results/done must be 2-D");
+  if (dims.size() != 2)
+    throw IoError(fmt::format(
+        "{}: /results/done has {} dimension{}, expected 2 (points x replicas): a damaged file "
+        "or not one faultsweep wrote",
+        f, dims.size(), dims.size() == 1 ? "" : "s"));
   s.table = ResultTable(dims[0], dims[1], s.metrics.size());
   s.table.done = done;
   for (std::size_t m = 0; m < s.metrics.size(); ++m) {
@@ -276,8 +282,10 @@ StoredResults read_results(const std::filesystem::path& path) {
 MergeOutcome merge_results(const std::filesystem::path& out,
                            const std::vector<std::filesystem::path>& inputs, bool overwrite) {
   if (inputs.empty()) throw InputError("merge: name at least one input file");
-  if (std::filesystem::exists(out) && !overwrite)
-    throw InputError(fmt::format("{} exists; pass --overwrite to replace it", out.string()));
+  std::vector<io::NamedInput> named;
+  for (const auto& in : inputs)
+    named.push_back({in, fmt::format("an input of this merge ({})", in.string())});
+  io::check_output(out, {"OUT", kFileType}, overwrite, named);
   std::optional<JobSpec> job;
   std::optional<StoredResults> first;
   ResultTable merged;

@@ -1,7 +1,6 @@
 #include "faultsweep/workload/swf.hpp"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +12,7 @@
 #include <memory>
 #include <string_view>
 
+#include "faultsweep/core/compressed.hpp"
 #include "faultsweep/core/error.hpp"
 
 namespace faultsweep::workload {
@@ -26,9 +26,17 @@ constexpr std::array<const char*, kFields> kFieldNames = {
     "status",      "user",          "group",           "executable",     "queue",
     "partition",   "preceding job", "think time"};
 
-bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-         static_cast<unsigned char>(bytes[1]) == 0x8b;
+// Plain bytes as they are; gzip or xz data (told by the magic bytes) decompressed.
+std::string unpack(std::string_view bytes, const std::string& file) {
+  switch (compression_of(bytes)) {
+    case Compression::gzip:
+      return gunzip(bytes, file);
+    case Compression::xz:
+      return unxz(bytes, file);
+    case Compression::none:
+      break;
+  }
+  return std::string(bytes);
 }
 
 // The raw bytes of a regular file (a FIFO or device would block or never end).
@@ -48,55 +56,6 @@ std::string read_file(const std::filesystem::path& path) {
   while ((n = std::fread(chunk.data(), 1, chunk.size(), f.get())) > 0) buf.append(chunk.data(), n);
   if (std::ferror(f.get())) throw InputError(fmt::format("{}: read error", path.string()));
   return buf;
-}
-
-// Decompresses gzip data held in memory (the output buffer starts at 8x the input, about the
-// ratio of SWF logs, so it is rarely grown): every member of a multi-member file (as `gzip -d`
-// does); a stream that ends early is "truncated", bytes after the last member that do not start
-// another member are "trailing data" (zlib's gzread ignores both silently).
-std::string gunzip(std::string_view in, const std::string& file) {
-  z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-    throw InputError(fmt::format("{}: cannot start gzip decompression", file));
-  std::string out(std::max<std::size_t>(in.size() * 8, 1 << 16), '\0');
-  std::size_t used = 0, pos = 0;
-  for (;;) {
-    if (out.size() - used < (1 << 16)) out.resize(out.size() * 2);
-    const std::size_t avail_in = std::min<std::size_t>(in.size() - pos, 1u << 30);
-    const std::size_t avail_out = std::min<std::size_t>(out.size() - used, 1u << 30);
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + pos));
-    z.avail_in = static_cast<uInt>(avail_in);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-    z.avail_out = static_cast<uInt>(avail_out);
-    const int rc = inflate(&z, Z_NO_FLUSH);
-    pos += avail_in - z.avail_in;
-    used += avail_out - z.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (pos == in.size()) break;
-      if (!is_gzip(in.substr(pos))) {
-        inflateEnd(&z);
-        throw InputError(
-            fmt::format("{}: trailing data after the gzip stream ({} bytes at byte "
-                        "{}): corrupt or not a gzip file",
-                        file, in.size() - pos, pos));
-      }
-      inflateReset(&z);  // another member follows
-      continue;
-    }
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && pos == in.size() && z.avail_out > 0) {
-      inflateEnd(&z);
-      throw InputError(
-          fmt::format("{}: truncated or corrupt gzip data: the stream ends early", file));
-    }
-    if (rc == Z_BUF_ERROR) continue;  // more output space needed
-    const std::string msg = z.msg ? z.msg : "error " + std::to_string(rc);
-    inflateEnd(&z);
-    throw InputError(fmt::format("{}: truncated or corrupt gzip data: {}", file, msg));
-  }
-  inflateEnd(&z);
-  out.resize(used);
-  return out;
 }
 
 bool is_space(char c) {
@@ -153,8 +112,8 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
   if (opt.machine_nodes < 0)
     throw InputError("machine_nodes", std::to_string(opt.machine_nodes), "an integer >= 0");
   std::string unzipped;
-  if (is_gzip(bytes)) {
-    unzipped = gunzip(bytes, file);
+  if (compression_of(bytes) != Compression::none) {
+    unzipped = unpack(bytes, file);
     bytes = unzipped;
   }
   const std::string_view text = bytes;
@@ -341,18 +300,17 @@ std::string ReadStats::summary() const {
 }
 
 SwfHeader read_swf_header(const std::filesystem::path& path) {
-  (void)read_file(path);  // a clear "cannot open" message; refuses FIFOs and devices
-  gzFile gz = gzopen(path.c_str(), "rb");  // reads plain files transparently
-  if (!gz) throw InputError(fmt::format("{}: cannot open SWF file", path.string()));
+  const std::string text = unpack(read_file(path), path.string());  // refuses FIFOs, devices
   SwfHeader h;
-  std::array<char, 4096> line;
-  while (gzgets(gz, line.data(), static_cast<int>(line.size()))) {
-    const std::string_view s = trim(std::string_view(line.data()));
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    const std::string_view s = trim(rest.substr(0, nl));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     if (s.empty()) continue;
     if (s.front() != ';') break;
     parse_header_line(s, h);
   }
-  gzclose(gz);
   return h;
 }
 

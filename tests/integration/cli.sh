@@ -109,6 +109,21 @@ else
   skip "h5py not available: no foreign HDF5 file"
 fi
 
+section "inspect on a fit file"
+# Three nodes with five failures each, a day apart plus the node's offset.
+{
+  echo "time_s,node,downtime_s"
+  for i in 1 2 3 4 5; do for n in 0 1 2; do echo "$((i * 86400 + n * 3600 + i * i * 977)),$n,60"; done; done
+} >"$WORK/fit_log.csv"
+run_fs fit fit "$WORK/fit_log.csv" --format csv --out "$WORK/fit.h5"
+expect_rc "fit writes a fit file" 0 fit
+run_fs inspect_fit inspect "$WORK/fit.h5"
+expect_rc "inspect on a fit file" 0 inspect_fit
+check "it says it is a fit file" grep -q "faultsweep fit file" "$WORK/inspect_fit.out"
+check "it names the log" grep -q "log .*fit_log.csv" "$WORK/inspect_fit.out"
+check "it summarises the system (records, nodes, fits)" grep -Eq \
+  "system 0: 15 records, 3 nodes \(3 fitted.*best K-S p: exponential=" "$WORK/inspect_fit.out"
+
 section "run refuses to overwrite"
 cp "$WORK/grid.h5" "$WORK/grid.before"
 run_fs again run "$JOB" --out "$WORK/grid.h5" -q

@@ -23,7 +23,6 @@ section "data in $D"
 for f in "$LANL" "$D/workloads/KTH-SP2-1996-2.1-cln.swf.gz" "$D/workloads/SDSC-SP2-1998-4.2-cln.swf.gz"; do
   check "readable: $(basename "$f")" test -r "$f"
 done
-command -v xz >/dev/null && pass "xz found (the LANL log is .csv.xz)" || fail "xz not on PATH"
 
 # write_job NAME NODES SWF START: a cluster job with absolute data paths in $WORK.
 write_job() {

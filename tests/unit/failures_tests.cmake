@@ -3,6 +3,7 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_failures.cpp
   unit/test_zipf.cpp
   unit/test_lanl.cpp
+  unit/test_compressed.cpp
   unit/test_predictor.cpp
   unit/test_fta.cpp
   unit/test_pnnl.cpp

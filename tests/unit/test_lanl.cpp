@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,7 +19,6 @@
 #include "temp_dir.hpp"
 
 using faultsweep::InputError;
-using faultsweep::IoError;
 using faultsweep::Params;
 using faultsweep::Value;
 using faultsweep::failures::FailureEvent;
@@ -157,24 +155,6 @@ TEST_CASE("LANL reader: stop on bad records, missing files and other systems", "
   const auto log = read_lanl(kData / "lanl_small.csv", o);
   REQUIRE(log.events.size() == 1);
   CHECK(log.events[0].downtime_s == 3360 * 60);
-}
-
-TEST_CASE("LANL reader: an .xz file is read through `xz -dc`", "[lanl]") {
-  if (std::system("xz --version > /dev/null 2>&1") != 0) {
-    WARN("xz not installed: skipping the .xz test");
-    return;
-  }
-  const auto dir = std::filesystem::temp_directory_path() / "faultsweep_test_lanl_xz";
-  std::filesystem::create_directories(dir);
-  const auto xz = dir / "lanl small's.csv.xz";  // a quote in the name must survive the shell
-  const std::string cmd =
-      "xz -c \"" + (kData / "lanl_small.csv").string() + "\" > \"" + xz.string() + "\"";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  LanlOptions o;
-  const auto log = read_lanl(xz, o);
-  CHECK(log.events.size() == 5);
-  CHECK(log.bad == 3);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("CSV traces: sorted, header and comments skipped, bad lines counted", "[lanl]") {
@@ -331,33 +311,15 @@ TEST_CASE("Trace bad_lines: skip | fail as for workloads, stop kept as a synonym
   CHECK_THAT(validate_message(t, 64, dir.path()), Catch::Contains("expected one of skip, fail"));
 }
 
-TEST_CASE("xz: a corrupt file says so with xz's message; a missing xz says it is missing",
-          "[lanl]") {
-  if (std::system("xz --version > /dev/null 2>&1") != 0) {
-    WARN("xz not installed: skipping");
-    return;
-  }
+TEST_CASE("xz: a corrupt file says so; a folder is not a regular file", "[lanl]") {
   TempDir dir("trace-xz");
   const auto bad = dir.path() / "corrupt.csv.xz";
   write_text(bad, std::string("\xFD"
                               "7zXZ\0",
                               6) +
                       "not really xz data at all");
-  try {
-    (void)faultsweep::failures::text::read_log(bad);
-    FAIL("expected InputError");
-  } catch (const InputError& e) {
-    const std::string m = e.what();
-    CHECK(m.find("corrupt.csv.xz: corrupt or unreadable .xz file") != std::string::npos);
-    CHECK(m.find("exited with status 1") != std::string::npos);
-    CHECK(m.find("installed") == std::string::npos);
-  }
-  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  ::setenv("PATH", dir.path().c_str(), 1);  // no xz in it
   CHECK_THROWS_WITH(faultsweep::failures::text::read_log(bad),
-                    Catch::Contains("xz is not installed"));
-  ::setenv("PATH", path.c_str(), 1);
-  CHECK_THROWS_AS(faultsweep::failures::text::read_log(bad), InputError);
+                    Catch::Contains("corrupt.csv.xz: corrupt or unreadable .xz file"));
   CHECK_THROWS_WITH(faultsweep::failures::text::read_log(dir.path()),
                     Catch::Contains("not a regular file"));
 }

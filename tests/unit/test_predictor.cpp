@@ -19,6 +19,7 @@ using namespace faultsweep;
 using failures::Predictor;
 using testing::make_params;
 using testing::thrown_key;
+using testing::thrown_key_expected;
 
 namespace {
 
@@ -136,6 +137,24 @@ TEST_CASE("predictor: too few healthy nodes for the false alarms are counted as 
   CHECK(std::set<std::int32_t>(out.begin() + 2, out.end()) == std::set<std::int32_t>{2, 3});
   CHECK(pred.counts().false_positives == 2);
   CHECK(pred.counts().shortfall == 16);
+}
+
+TEST_CASE("predictor: the smallest precision flags every healthy node; a tinier one is refused",
+          "[predictor]") {
+  // p = 1e-9: 2 x (1 - p) / p ~ 2e9 false alarms wanted, far more than the 2 healthy nodes.
+  Predictor pred(4, 1e-9, 1.0);
+  Engine eng = make_stream(11, 0, Purpose::predictor, "test");
+  const std::vector<std::int32_t> failing{1, 0};
+  std::vector<std::int32_t> out;
+  pred.predict(failing, eng, out);
+  CHECK(out.size() == 4);
+  CHECK(pred.counts().false_positives == 2);
+  CHECK(pred.counts().shortfall > 1999999990);
+  // 1e-20 wanted 2e20 false alarms, beyond every integer type: it reported none (a perfect
+  // predictor); now it is refused with the range.
+  for (const double tiny : {1e-20, 9.9e-10, 1e-300})
+    CHECK_THAT(thrown_key_expected([&] { Predictor(8, tiny, 0.5); }),
+               Catch::StartsWith("predictor.precision | must be in [1e-09, 1]"));
 }
 
 TEST_CASE("predictor: the perfect predictor reports exactly the failing nodes, drawing nothing",

@@ -19,7 +19,7 @@
 //     equal weights, one scale giving mean mtbf (dist/composite_weibull.hpp), per node
 //   zhang: shape, scale (duration), W (integer >= 1, default 2 = no correlation),
 //     alpha (Zipf skew >= 0, default 0 = uniform); see failures/zhang.hpp
-//   trace: file (relative to the job file; ".xz" is read through `xz -dc`),
+//   trace: file (relative to the job file; ".gz" / ".xz" are decompressed),
 //     format = "lanl" (default) | "csv" | "fta" (failures/fta.hpp) | "pnnl" (failures/pnnl.hpp),
 //     node_offset (default 0), bad_lines = "skip" (default: counted, reported on stderr with
 //     file:line) | "fail" ("stop" is an older synonym);

@@ -48,7 +48,7 @@ class Predictor {
  public:
   enum class Kind { none, emulated };
 
-  // An emulated predictor; precision and recall in (0, 1], else InputError on
+  // An emulated predictor; precision in [1e-9, 1] and recall in (0, 1], else InputError on
   // "predictor.precision" / "predictor.recall". precision = recall = 1 is the perfect predictor.
   Predictor(int nodes, double precision, double recall);
   // The "none" predictor: never reports anything (every failure counts as missed).

@@ -12,8 +12,8 @@
 //          `System` and `nodenumz` (title lines before it are skipped); header names are
 //          matched case-insensitively, ignoring a "(mm/dd/yy hh:mm)"-style suffix; dates are
 //          m/d/YYYY or m/d/YY (YY < 69: 20YY, else 19YY) with H:MM; CRLF line ends are fine.
-// A file ending in ".xz" is decompressed by running `xz -dc` (trace_text.hpp); plain files are
-// read directly. Bad records are reported as "file:line: reason", skipped and counted (or, with
+// .gz and .xz files are decompressed in memory (core/compressed.hpp); plain files are read
+// directly. Bad records are reported as "file:line: reason", skipped and counted (or, with
 // stop_on_bad, i.e. bad_lines = "fail", thrown as InputError). A log of which no event is left
 // is an InputError naming the file with the counts of what was dropped (TraceLog::summary).
 #include <cstdint>

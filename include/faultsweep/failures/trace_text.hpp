@@ -1,6 +1,6 @@
 #pragma once
 // Text handling shared by the failure-log readers (trace.cpp, lanl.cpp, fta.cpp, pnnl.cpp):
-// reading a log into memory (plain, or `xz -dc` for ".xz"), numbered lines, CSV fields, strict
+// reading a log into memory (plain, .gz or .xz), numbered lines, CSV fields, strict
 // numbers and dates, and the bookkeeping of bad records. Every reader parses from memory, so
 // the fuzz targets (fuzz/fuzz_traces.cpp) call exactly the code that reads files.
 #include <cstdint>
@@ -15,9 +15,8 @@
 
 namespace faultsweep::failures::text {
 
-// The whole text of a failure log. A name ending in ".xz" is decompressed by running
-// `xz -dc -- file` (the library does not link liblzma): "xz is not installed" (IoError) is told
-// apart from xz failing on the data (InputError "corrupt .xz file", with xz's own message).
+// The whole text of a failure log, decompressed in memory when it is a .gz or .xz file
+// (core/compressed.hpp; corrupt or truncated data is an InputError naming the file).
 // Anything but a regular file (FIFO, device, folder) is refused before it is opened.
 std::string read_log(const std::filesystem::path& file);
 

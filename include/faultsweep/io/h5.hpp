@@ -1,6 +1,8 @@
 #pragma once
 // A thin RAII layer over the HDF5 C API. Every failure throws H5Error carrying the file, the
-// failing call and HDF5's own error stack; HDF5's automatic error printing is switched off.
+// failing call and the reason on one line (the system's message, e.g. "No space left on
+// device", or HDF5's innermost one); HDF5's automatic error printing is switched off. HDF5's
+// whole error stack is added only when verbose_errors().
 #include <hdf5.h>
 
 #include <cstdint>
@@ -16,6 +18,11 @@ class H5Error : public IoError {
  public:
   using IoError::IoError;
 };
+
+// Whether H5Error messages carry HDF5's error stack: set by `--verbose`, or by the environment
+// variable FAULTSWEEP_VERBOSE (not empty, not "0"), which reaches every MPI rank.
+void set_verbose_errors(bool on);
+bool verbose_errors();
 
 // Owns one hid_t and closes it with the matching H5*close.
 class Handle {

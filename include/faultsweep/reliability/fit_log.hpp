@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "faultsweep/reliability/fit.hpp"
@@ -74,21 +75,37 @@ struct SystemAnalysis {
   std::vector<double> spearman;                // Fig. 3.3: one value per node pair
 };
 
-// Systems present in a LANL LA-UR-05-7318 file, ascending (a scan of its System column).
-std::vector<std::int64_t> lanl_systems(const std::filesystem::path& file);
+// Systems present in the text of a LANL LA-UR-05-7318 file, ascending (a scan of its System
+// column); `file` names it in messages.
+std::vector<std::int64_t> lanl_systems(std::string_view text, const std::string& file);
 
-// Reads one system with failures::read_lanl and analyses it. Throws InputError for an empty log,
-// a system absent from it, or a system with no node holding a TTF.
+// Reads one system with failures::parse_lanl and analyses it. Throws InputError for an empty
+// log, a system absent from it, or a system with no node holding a TTF. The text overload lets
+// `fit` read (and decompress) a log once for all its systems.
 SystemAnalysis analyse_lanl_system(const std::filesystem::path& file, std::int64_t system,
                                    const FitLogOptions& options);
+SystemAnalysis analyse_lanl_system(std::string_view text, const std::string& file,
+                                   std::int64_t system, const FitLogOptions& options);
 
 // The analysis of per-node failure times (hours) already read; exposed for tests.
 SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t>& node_ids,
                              const std::vector<std::vector<double>>& failure_times,
                              const FitLogOptions& options);
 
-// Writes the analyses to `out` (filetype "faultsweep-fit", schema_version 1), through a
-// temporary file renamed at the end. Refuses to replace an existing file unless `overwrite`.
+// The root attribute `filetype` of the files `fit` writes.
+inline constexpr const char* kFitFileType = "faultsweep-fit";
+
+// Throws InputError when `fit` must not write `out` (io/output.hpp): it is the log, exists
+// without `overwrite`, or is anything but an earlier fit file.
+void check_fit_output(const std::filesystem::path& out, const std::filesystem::path& log,
+                      bool overwrite);
+
+// `faultsweep inspect` on a fit file: the log, options and one line per system. Throws
+// IoError (H5Error) for a damaged file.
+int inspect_fit_file(const std::filesystem::path& path, std::FILE* out);
+
+// Writes the analyses to `out` (filetype kFitFileType, schema_version 1), through a temporary
+// file renamed at the end; checks `out` with check_fit_output first.
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
                     const std::string& log_file, const FitLogOptions& options, bool overwrite);
 

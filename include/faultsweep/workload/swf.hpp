@@ -5,7 +5,7 @@
 //   1 job number, 2 submit time, 3 wait, 4 run time, 5 allocated processors, 6 average CPU time,
 //   7 used memory, 8 requested processors, 9 requested time, 10 requested memory, 11 status,
 //   12 user, 13 group, 14 executable, 15 queue, 16 partition, 17 preceding job, 18 think time.
-// Plain and gzip-compressed files are accepted (detected by the gzip magic bytes 1f 8b).
+// Plain, gzip- and xz-compressed files are accepted (detected by their magic bytes).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -46,12 +46,12 @@ struct SwfOptions {
 // by submit time, then job number. Malformed lines (field count, non-numbers, infinities, a
 // negative submit time other than -1, a job number outside int64) give "file:line: what"
 // messages. Throws InputError if the file cannot be opened, is not a regular file, its gzip
-// data is truncated, corrupt or followed by trailing bytes, no job is usable (empty, header
+// or xz data is truncated, corrupt or followed by trailing bytes, no job is usable (empty, header
 // only, junk: the message names the file and gives the summary), or on the first malformed
 // line with BadLines::fail.
 Workload read_swf(const std::filesystem::path& path, const SwfOptions& options = {});
 
-// The same from the file's bytes in memory (plain or gzip, detected by the magic bytes 1f 8b);
+// The same from the file's bytes in memory (plain, gzip or xz, detected by the magic bytes);
 // `file` names the source in messages. read_swf reads the file and calls this.
 Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOptions& options = {});
 
