@@ -15,6 +15,7 @@
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
+#include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
 
 namespace fs = faultsweep;
@@ -86,6 +87,9 @@ int cmd_merge(const std::string& out, const std::vector<std::string>& inputs, bo
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else (MPI start-up takes up to a second): a stop signal at any moment of
+  // `run` must end in exit 75 or 0, never in a death by signal.
+  sw::install_stop_handlers();
   CLI::App app{fmt::format(
       "faultsweep {} ({}): MPI-parallel parameter sweeps and replicated Monte Carlo runs of HPC "
       "failure and scheduling models, written to one self-describing HDF5 file.",
@@ -180,9 +184,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    sw::release_stop_handlers();
     const int code = app.exit(e);
     return code == 0 ? 0 : sw::kExitInput;
   }
+  if (!*run) sw::release_stop_handlers();
   try {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);

@@ -8,4 +8,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/table_reader.cpp
   src/core/text_guard.cpp
   src/core/notice.cpp
+  src/core/stop.cpp
 )
