@@ -55,8 +55,9 @@ int cmd_models(const std::string& name) {
   return 0;
 }
 
-int cmd_check(const std::string& path) {
+int cmd_check(const std::string& path, const std::string& out) {
   const sw::JobSpec job = sw::load_job(path);
+  sw::check_output(job, out);
   std::size_t tasks = job.points.size() * static_cast<std::size_t>(job.replicas.max);
   double cost = 0;
   for (double c : job.costs) cost += c;
@@ -158,8 +159,14 @@ int main(int argc, char** argv) {
 
   std::string check_path;
   auto* check = app.add_subcommand(
-      "check", "Validate a job file without running it: points, replicas, tasks, axes.");
+      "check",
+      "Validate a job file without running it, as `run` would before it starts (parameters, "
+      "inputs, memory, the output's folder): points, replicas, tasks, axes.");
   check->add_option("job", check_path, "job file (TOML)")->required();
+  std::string check_out;
+  check->add_option("--out,-o", check_out,
+                    "the output `run --out` will write (default: sweep.output); its folder must "
+                    "exist");
 
   std::string fit_log, fit_out, fit_format = "lanl";
   std::int64_t fit_system = -1;
@@ -193,7 +200,7 @@ int main(int argc, char** argv) {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);
     if (*models) return cmd_models(model_name);
-    if (*check) return cmd_check(check_path);
+    if (*check) return cmd_check(check_path, check_out);
     if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
     if (*fit) {

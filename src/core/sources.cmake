@@ -9,4 +9,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/text_guard.cpp
   src/core/notice.cpp
   src/core/stop.cpp
+  src/core/memory.cpp
 )

@@ -348,6 +348,12 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
 
 }  // namespace
 
+void check_output(const JobSpec& job, const std::string& out) {
+  RunOptions opt;
+  opt.out = out;
+  (void)output_path(job, opt, Slice{});
+}
+
 int run_sweep(const RunOptions& opt) {
   mpi::environment env(mpi::threading::funneled);
   mpi::communicator world;

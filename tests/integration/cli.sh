@@ -40,13 +40,17 @@ expect_rc "faultsweep models no_such_model" 2 models_bad
 check "it names the unknown model" grep -q "no_such_model" "$WORK/models_bad.err"
 
 section "check"
-run_fs check check "$JOB"
+run_fs check check "$JOB" --out "$WORK/grid.h5"
 expect_rc "check on a valid job" 0 check
 check "check prints the number of points (12)" grep -q "12 points" "$WORK/check.out"
 check "check prints replicas and tasks (8, 96)" grep -q "8 replicas = 96 tasks" "$WORK/check.out"
 check "check lists the axes" grep -Eq "axis +sd +4 values" "$WORK/check.out"
 check "check writes no output file" test ! -e "$WORK/results"
-run_fs check_adaptive check "$SRC/tests/data/jobs/synthetic_adaptive.toml"
+run_fs check_nofolder check "$JOB"
+expect_rc "check when the job's output folder does not exist" 2 check_nofolder
+check "it names the missing folder" grep -q "the folder results does not exist" \
+  "$WORK/check_nofolder.err"
+run_fs check_adaptive check "$SRC/tests/data/jobs/synthetic_adaptive.toml" --out "$WORK/a.h5"
 expect_rc "check on a stopping-rule job" 0 check_adaptive
 check "check shows the replica range" grep -q "3..40 replicas = at most 160 tasks" \
   "$WORK/check_adaptive.out"

@@ -143,6 +143,10 @@ struct Metrics {
   WasteBreakdown waste;  // by run length and size (Gottumukkala Ch. 5, §6.4.5; sim/waste.hpp)
 };
 
+// No job completing in this many events: the run cannot progress (an InputError naming the
+// likely cause), instead of running for hours. Healthy runs see thousands at most.
+inline constexpr std::int64_t kNoProgressEvents = std::int64_t{1} << 25;
+
 class Simulation final : private policy::ReleaseSource,
                          private policy::StartSizes,
                          private policy::ClusterView {
@@ -281,9 +285,6 @@ class Simulation final : private policy::ReleaseSource,
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
   std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;
   std::int64_t events_at_completion_ = 0;
-  // No job completing in this many events: the run cannot progress (an InputError naming the
-  // likely cause), instead of running for hours. Healthy runs see thousands at most.
-  static constexpr std::int64_t kNoProgressEvents = std::int64_t{1} << 25;
   int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
 };
