@@ -367,10 +367,12 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
   cfg.speedup = w.speedup;
   // A finite trace is replayed whole (every failure up to the last job's completion); an
-  // endless synthetic process needs a bound when the run has none (see `horizon`'s help).
-  const bool finite_trace = p.has("failures.process") && p.str("failures.process") == "trace";
+  // endless synthetic process needs a bound when the run has none (see `horizon`'s help);
+  // no failures need none (and are never reported as cut short: failures_truncated).
+  const std::string process = p.has("failures.process") ? p.str("failures.process") : "none";
+  const bool unbounded = process == "trace" || process == "none";
   cfg.failure_stop_s = std::isfinite(cfg.horizon_s) ? cfg.horizon_s
-                       : finite_trace               ? kInf
+                       : unbounded                  ? kInf
                                                     : generation_bound_s(w, cfg.nodes);
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);

@@ -152,4 +152,40 @@ check "it warns: the machine fails far more often than jobs last" \
 check "each warning once, not once per point" \
   test "$(grep -c "warning:" "$WORK/noprogress.err")" = 2
 
+section "a run that cannot progress says so in its file (/warnings, failures_truncated)"
+# One wide job on 1,000 nodes of job MTBF 8.6 s: failures stop at the generation bound and the
+# job then finishes failure-free. The file must say both, and keep it through merge.
+cat >"$WORK/trunc.toml" <<'TOML'
+[sweep]
+model = "cluster"
+replicas = 2
+output = "trunc.h5"
+[params]
+nodes = 1000
+checkpoint = "none"
+failures = { process = "renewal", dist = "exponential", mean = "8600s", downtime = "1min" }
+workload = { source = "fars", jobs = 2, mean_interarrival = "100s", mean_runtime = "1h", mean_size = 500 }
+TOML
+run_fs trunc run "$WORK/trunc.toml" -q
+expect_rc "the run completes" 0 trunc
+check "it warns on stderr that replicas were flagged" \
+  grep -q "failures_truncated = 1 in 2 of 2 finished replicas" "$WORK/trunc.err"
+run_fs trunc_inspect inspect "$WORK/trunc.h5"
+check "inspect shows the load-time notice" \
+  grep -q "^  warning    warning: the machine fails every 8.6s" "$WORK/trunc_inspect.out"
+check "inspect shows the flagged replicas" \
+  grep -q "^  warning    flagged replicas: warning: failures_truncated = 1 in 2 of 2" \
+  "$WORK/trunc_inspect.out"
+check "the metric failures_truncated is 1 for both replicas" \
+  test "$(h5dump -d /results/failures_truncated "$WORK/trunc.h5" | grep -c " 1, 1")" = 1
+for i in 0 1; do run_fs "trunc_s$i" run "$WORK/trunc.toml" --slice "$i/2" -q; done
+run_fs trunc_merge merge "$WORK/merged.h5" "$WORK/trunc.slice-0-of-2.h5" \
+  "$WORK/trunc.slice-1-of-2.h5"
+expect_rc "merge of the two slices" 0 trunc_merge
+run_fs merged_inspect inspect "$WORK/merged.h5"
+check "the merged file keeps the notice once" \
+  test "$(grep -c "warning    warning: the machine fails every" "$WORK/merged_inspect.out")" = 1
+check "and recomputes the flag line over the merged replicas" \
+  grep -q "failures_truncated = 1 in 2 of 2" "$WORK/merged_inspect.out"
+
 finish

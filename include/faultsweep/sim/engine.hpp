@@ -140,6 +140,9 @@ struct Metrics {
   // response / runtime, mean over completed jobs with runtime >= SimConfig::slowdown_floor_s
   // (NaN if none).
   double mean_slowdown_above_floor = std::numeric_limits<double>::quiet_NaN();
+  // The failure stream ended (SimConfig::failure_stop_s, a synthetic process's generation
+  // bound) before the last job completed: the jobs after it ran failure-free.
+  bool failures_truncated = false;
   WasteBreakdown waste;  // by run length and size (Gottumukkala Ch. 5, §6.4.5; sim/waste.hpp)
 };
 
