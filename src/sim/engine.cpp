@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/task_progress.hpp"
 
 namespace faultsweep::sim {
 
@@ -118,6 +119,9 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     // replica is run again on resume.
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) [[unlikely]]
       throw Interrupted("cluster simulation stopped by a signal");
+    if ((events_count_ & 0xFFF) == 0)  // for the progress line of a long replica
+      task_progress().set(completed_ + rejected_, static_cast<std::int64_t>(jobs_.size()),
+                          now_ - start_s_);
     if ((events_count_ & 0xFFFF) == 0) {
       // A run in which no job completes for this long cannot progress.
       if (events_count_ - events_at_completion_ > kNoProgressEvents)
