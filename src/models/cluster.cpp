@@ -90,21 +90,6 @@ sim::SimConfig config_of(const Params& p) {
   return c;
 }
 
-// Without a horizon, failures are generated up to a bound no realistic run reaches (the
-// header says which). A moldable job may run on one node: its longest run time is counted
-// (its node-seconds only shrink with its size under Amdahl's and Gustafson's laws, and stay
-// under linear).
-double generation_bound_s(const workload::Workload& w, int nodes) {
-  double node_s = 0, longest_s = 0, last_s = 0;
-  for (const workload::Job& j : w.jobs) {
-    node_s += j.size * j.runtime_s;
-    const double factor = j.moldable ? w.speedup.time_factor(1, std::max(1, j.size)) : 1.0;
-    longest_s = std::max(longest_s, j.runtime_s * factor);
-    last_s = std::max(last_s, j.submit_s);
-  }
-  return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
-}
-
 // What a reader dropped or changed (the parse itself is cached).
 void report_read(const std::string& file, const std::string& summary) {
   say_once("read " + file + ": " + summary);

@@ -11,6 +11,7 @@
 #include "faultsweep/core/notice.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/engine.hpp"
+#include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::models {
 
@@ -94,6 +95,21 @@ void warn_progress(const Params& p, double node_s, double mean_runtime_s) {
         fmt::format("warning: the machine fails every {} on average, over 100 times per "
                     "mean job run time ({}): jobs may hardly progress",
                     format_duration(machine_s), format_duration(mean_runtime_s)));
+}
+
+// Without a horizon, failures are generated up to a bound few runs reach (failures_truncated
+// flags those that do; the header says which). A moldable job may run on one node: its longest
+// run time is counted (its node-seconds only shrink with its size under Amdahl's and
+// Gustafson's laws, and stay under linear).
+double generation_bound_s(const workload::Workload& w, int nodes) {
+  double node_s = 0, longest_s = 0, last_s = 0;
+  for (const workload::Job& j : w.jobs) {
+    node_s += j.size * j.runtime_s;
+    const double factor = j.moldable ? w.speedup.time_factor(1, std::max(1, j.size)) : 1.0;
+    longest_s = std::max(longest_s, j.runtime_s * factor);
+    last_s = std::max(last_s, j.submit_s);
+  }
+  return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
 }
 
 }  // namespace faultsweep::models
