@@ -17,6 +17,7 @@ RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
 
 now() { date +%s.%N; }
+RANK_NAME=$(basename "$FS" | cut -c1-15)  # the ranks' process name (pgrep -x)
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 # caught PID SIG: true once the process has a handler for SIG (its first instruction in main).
@@ -59,7 +60,7 @@ trial() {
     # Each rank as it exists (srun signals every task); ranks not started yet get it later.
     resender() {
       while kill -0 "$BG_PID" 2>/dev/null; do
-        pids=$(pgrep -s "$BG_PID" -x faultsweep || true)
+        pids=$(pgrep -s "$BG_PID" -x "$RANK_NAME" || true)
         # shellcheck disable=SC2086
         [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
         sleep 0.1
