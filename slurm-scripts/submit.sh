@@ -57,7 +57,8 @@ fi
 mkdir -p "$FS_LOGDIR"
 # Check the job before queueing anything (bad input fails here, not in the queue).
 if command -v "$FS_BIN" >/dev/null 2>&1; then
-  "$FS_BIN" check "$FS_JOB" >"$FS_LOGDIR/check.txt" || fs_die "$FS_JOB is not a valid job"
+  "$FS_BIN" check "$FS_JOB" --out "$FS_OUT" >"$FS_LOGDIR/check.txt" ||
+    fs_die "$FS_JOB is not a valid job (or $FS_OUT cannot be written)"
 fi
 
 # Everything a job of this sweep needs, sourced by faultsweep.sbatch.

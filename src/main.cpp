@@ -20,6 +20,7 @@
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
+#include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
 
 namespace fs = faultsweep;
@@ -78,8 +79,9 @@ int cmd_models(const std::string& name, bool markdown) {
   return 0;
 }
 
-int cmd_check(const std::string& path) {
+int cmd_check(const std::string& path, const std::string& out) {
   const sw::JobSpec job = sw::load_job(path);
+  sw::check_output(job, out);
   std::size_t tasks = job.points.size() * static_cast<std::size_t>(job.replicas.max);
   double cost = 0;
   for (double c : job.costs) cost += c;
@@ -110,6 +112,9 @@ int cmd_merge(const std::string& out, const std::vector<std::string>& inputs, bo
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else (MPI start-up takes up to a second): a stop signal at any moment of
+  // `run` must end in exit 75 or 0, never in a death by signal.
+  sw::install_stop_handlers();
   CLI::App app{fmt::format(
       "faultsweep {} ({}): MPI-parallel parameter sweeps and replicated Monte Carlo runs of HPC "
       "failure and scheduling models, written to one self-describing HDF5 file.",
@@ -187,8 +192,14 @@ int main(int argc, char** argv) {
 
   std::string check_path;
   auto* check = app.add_subcommand(
-      "check", "Validate a job file without running it: points, replicas, tasks, axes.");
+      "check",
+      "Validate a job file without running it, as `run` would before it starts (parameters, "
+      "inputs, memory, the output's folder): points, replicas, tasks, axes.");
   check->add_option("job", check_path, "job file (TOML)")->required();
+  std::string check_out;
+  check->add_option("--out,-o", check_out,
+                    "the output `run --out` will write (default: sweep.output); its folder must "
+                    "exist");
 
   std::string fit_log, fit_out, fit_format = "lanl";
   std::int64_t fit_system = -1;
@@ -215,10 +226,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    sw::release_stop_handlers();
     const int code = app.exit(e);
     return code == 0 ? 0 : sw::kExitInput;
   }
   fs::io::set_verbose_errors(verbose);
+  if (!*run) sw::release_stop_handlers();
   // A bundled job (jobs/quickstart.toml) is found beside an installed binary from any folder.
   for (std::string* job : {&run_opt.job_path, &check_path, &plan_path})
     *job = fs::bundled_path(*job);
@@ -226,7 +239,7 @@ int main(int argc, char** argv) {
     if (*run) return sw::run_sweep(run_opt);
     if (*inspect) return sw::inspect_file(inspect_path, stdout);
     if (*models) return cmd_models(model_name, models_markdown);
-    if (*check) return cmd_check(check_path);
+    if (*check) return cmd_check(check_path, check_out);
     if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
     if (*fit) {

@@ -10,4 +10,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/notice.cpp
   src/core/install_dirs.cpp
   src/core/compressed.cpp
+  src/core/stop.cpp
+  src/core/memory.cpp
 )

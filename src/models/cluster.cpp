@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cluster_limits.hpp"
 #include "cluster_metrics.hpp"
 #include "cluster_slowdown.hpp"
 #include "faultsweep/core/duration.hpp"
@@ -90,49 +91,9 @@ sim::SimConfig config_of(const Params& p) {
   return c;
 }
 
-// Without a horizon, failures are generated up to a bound no realistic run reaches (the
-// header says which). A moldable job may run on one node: its longest run time is counted
-// (its node-seconds only shrink with its size under Amdahl's and Gustafson's laws, and stay
-// under linear).
-double generation_bound_s(const workload::Workload& w, int nodes) {
-  double node_s = 0, longest_s = 0, last_s = 0;
-  for (const workload::Job& j : w.jobs) {
-    node_s += j.size * j.runtime_s;
-    const double factor = j.moldable ? w.speedup.time_factor(1, std::max(1, j.size)) : 1.0;
-    longest_s = std::max(longest_s, j.runtime_s * factor);
-    last_s = std::max(last_s, j.submit_s);
-  }
-  return 2.0 * (last_s + node_s / nodes + longest_s) + 1.0;
-}
-
 // What a reader dropped or changed (the parse itself is cached).
 void report_read(const std::string& file, const std::string& summary) {
   say_once("read " + file + ": " + summary);
-}
-
-// Settings under which jobs can hardly progress, warned of at load time (a run in which no
-// job completes for 2^25 events stops with an error anyway). `mean_runtime_s`: NaN if unknown.
-void warn_progress(const Params& p, double mean_runtime_s) {
-  const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
-  const double cost_s = p.real("checkpoint_cost");
-  if (mode == sim::CheckpointMode::periodic && p.real("checkpoint_interval") <= cost_s)
-    say_once(
-        fmt::format("warning: checkpoint_interval = {} is not longer than checkpoint_cost "
-                    "= {}: jobs spend at least half their time writing checkpoints",
-                    format_duration(p.real("checkpoint_interval")), format_duration(cost_s)));
-  const double node_s = node_mtbf_s(p);
-  if ((mode == sim::CheckpointMode::young || mode == sim::CheckpointMode::daly) &&
-      std::isfinite(node_s) && sim::young_interval_s(cost_s, node_s) <= cost_s)
-    say_once(
-        fmt::format("warning: node MTBF {} is below 2 x checkpoint_cost ({}): every "
-                    "job's Young interval is shorter than writing one checkpoint",
-                    format_duration(node_s), format_duration(cost_s)));
-  const double machine_s = node_s / static_cast<double>(p.integer("nodes"));
-  if (std::isfinite(machine_s) && mean_runtime_s > 100 * machine_s)
-    say_once(
-        fmt::format("warning: the machine fails every {} on average, over 100 times per "
-                    "mean job run time ({}): jobs may hardly progress",
-                    format_duration(machine_s), format_duration(mean_runtime_s)));
 }
 
 std::unique_ptr<policy::RuntimeStrategy> make_strategy(const Params& p) {
@@ -315,7 +276,14 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   if (p.has("horizon") && !(p.real("horizon") > 0 && std::isfinite(p.real("horizon"))))
     throw InputError("horizon", format_duration(p.real("horizon")), "must be > 0 and finite");
   (void)slowdown_floor_s(p);
-  warn_progress(p, mean_runtime_s);
+  // The machine's own checks of the jobs (mean_size <= nodes), their count and memory.
+  workload::WorkloadEstimate estimate;
+  in_table("workload", [&] {
+    estimate = workload::estimate_workload(p.sub("workload"), static_cast<int>(nodes), base_dir);
+  });
+  check_cluster_memory(p, estimate);
+  check_warm_up(p, node_mtbf_s(p));
+  warn_progress(p, node_mtbf_s(p), mean_runtime_s);
 }
 
 std::vector<std::filesystem::path> ClusterModel::input_files(
@@ -355,10 +323,12 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
   cfg.speedup = w.speedup;
   // A finite trace is replayed whole (every failure up to the last job's completion); an
-  // endless synthetic process needs a bound when the run has none (see `horizon`'s help).
-  const bool finite_trace = p.has("failures.process") && p.str("failures.process") == "trace";
+  // endless synthetic process needs a bound when the run has none (see `horizon`'s help);
+  // no failures need none (and are never reported as cut short: failures_truncated).
+  const std::string process = p.has("failures.process") ? p.str("failures.process") : "none";
+  const bool unbounded = process == "trace" || process == "none";
   cfg.failure_stop_s = std::isfinite(cfg.horizon_s) ? cfg.horizon_s
-                       : finite_trace               ? kInf
+                       : unbounded                  ? kInf
                                                     : generation_bound_s(w, cfg.nodes);
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);

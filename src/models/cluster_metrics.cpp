@@ -91,6 +91,12 @@ const std::vector<ClusterMetric>& cluster_metrics() {
   static const std::vector<ClusterMetric> table = [] {
     std::vector<ClusterMetric> t = base;
     append_waste_metrics(t);
+    t.push_back({{"failures_truncated", "flag",
+                  "1 if the synthetic failure stream ended (at its generation bound, see the "
+                  "parameter horizon) before the replica's last job completed: the jobs after "
+                  "it ran failure-free and the failure metrics are too optimistic (set a "
+                  "horizon, or make failures rarer than the jobs can bear); 0 otherwise"},
+                 [](const sim::Metrics& m) { return m.failures_truncated ? 1.0 : 0.0; }});
     return t;
   }();
   return table;

@@ -9,4 +9,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/models/cluster_metrics.cpp
   src/models/cluster_slowdown.cpp
   src/models/cluster_waste.cpp
+  src/models/cluster_limits.cpp
 )

@@ -11,6 +11,7 @@
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/stop.hpp"
 
 namespace faultsweep::policy {
 namespace {
@@ -199,6 +200,7 @@ double Knapsack::solve(std::span<const std::int32_t> weights, std::span<const do
   // one rolling row, w descending so that G[k-1][w - n_k^s] is still the previous row's.
   for (std::size_t k = 0; k < n; ++k) {
     if (!(values[k] > 0)) continue;
+    stop_point();  // O(jobs x spare nodes)
     const auto wk = static_cast<std::size_t>(weights[k]);
     if (wk > cap) continue;
     std::uint8_t* take = take_.data() + k * row;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/stop.hpp"
 #include "faultsweep/policy/reliability_aware.hpp"
 #include "faultsweep/reliability/system.hpp"
 
@@ -90,6 +91,7 @@ int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
   int k = 1;
   double e = expected(1);
   while (k < n) {
+    stop_point();  // the search is O(n^2) hazards: seconds on 10^4 nodes
     add_node(nodes[static_cast<std::size_t>(k)]);
     const double next = expected(k + 1);
     if (!(next <= e)) break;

@@ -97,6 +97,7 @@ Metrics Simulation::metrics() const {
   m.jobs = static_cast<std::int64_t>(jobs_.size()) - rejected_;
   m.unfinished = m.jobs - completed_;
   m.events = events_count_;
+  m.failures_truncated = std::isfinite(cfg_.failure_stop_s) && now_ > cfg_.failure_stop_s;
   m.stale_events = stale_;
   m.migrations = migrations_;
   if (predictor_ != nullptr) {

@@ -7,6 +7,7 @@
 
 #include "engine_internal.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/stop.hpp"
 #include "faultsweep/sim/engine.hpp"
 
 namespace faultsweep::sim {
@@ -64,6 +65,7 @@ void Simulation::schedule() {
     FS_CHECK(size >= 1 && size <= free,
              fmt::format("queue policy started job {} without room (free {})", j, free));
     free -= size;
+    stop_point();  // each start may run an allocator over the whole machine
     start_job(j, size);
   }
   for (const std::int32_t j : chosen_) chosen_size_[static_cast<std::size_t>(j)] = 0;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/task_progress.hpp"
 #include "faultsweep/sweep/messages.hpp"
 #include "faultsweep/sweep/progress.hpp"
 #include "faultsweep/sweep/rounds.hpp"
@@ -164,6 +165,11 @@ void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
   ctx.replica = task % R;
   ctx.base_dir = job.base_dir;
   ctx.stop = &stop_requested();
+  // The progress line's view inside the task: cleared when it starts and however it ends.
+  struct Cleared {
+    Cleared() { task_progress().clear(); }
+    ~Cleared() { task_progress().clear(); }
+  } cleared;
   job.model->run(job.points[task / R], ctx, out);
 }
 

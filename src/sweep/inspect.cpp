@@ -66,6 +66,7 @@ int inspect_file(const std::string& path, std::FILE* out) {
   for (const InputFile& in : s.inputs)
     for (const InputReading& r : in.read)
       std::fprintf(out, "  read       %s: %s\n", in.path.c_str(), r.summary.c_str());
+  for (const std::string& w : s.warnings) std::fprintf(out, "  warning    %s\n", w.c_str());
   std::fprintf(out, "  points     %zu\n", t.points);
   for (const auto& a : s.axes)
     std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());

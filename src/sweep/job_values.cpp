@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "faultsweep/core/duration.hpp"
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "job_loader.hpp"
 
@@ -289,13 +290,6 @@ void Loader::check_axis_size(const toml::value& v, const std::string& where,
              fmt::format("{} values would make the grid larger than {} points ({} points from "
                          "the axes before it); see the README's Limits",
                          n, max_points_, grid_points_));
-}
-
-std::uint64_t physical_memory_bytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0
-             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-             : 0;
 }
 
 std::uint64_t sweep_memory_bytes(std::uint64_t points, std::uint64_t params_per_point,

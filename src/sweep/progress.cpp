@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "faultsweep/core/duration.hpp"
+#include "faultsweep/core/task_progress.hpp"
 
 namespace faultsweep::sweep {
 
@@ -26,6 +27,22 @@ std::string format_elapsed(double seconds) {
 Progress::Progress(bool enabled)
     : enabled_(enabled), tty_(::isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
 
+namespace {
+
+// Inside the replica rank 0 is running (the cluster engine reports it): jobs finished of the
+// replica's jobs and the simulated time so far. Empty when nothing is reported.
+std::string running_task() {
+  const TaskProgress& p = task_progress();
+  const std::int64_t total = p.jobs_total.load(std::memory_order_relaxed);
+  if (total <= 0) return "";
+  const std::int64_t done = p.jobs_done.load(std::memory_order_relaxed);
+  return fmt::format("; running replica: {}/{} jobs done ({:.1f}%), simulated {}", done, total,
+                     100.0 * static_cast<double>(done) / static_cast<double>(total),
+                     format_duration(p.simulated_s.load(std::memory_order_relaxed)));
+}
+
+}  // namespace
+
 void Progress::update(std::size_t done, std::size_t total, double cost_done, double cost_total,
                       int round, bool force) {
   if (!enabled_) return;
@@ -40,9 +57,10 @@ void Progress::update(std::size_t done, std::size_t total, double cost_done, dou
   const std::string eta =
       cost_rate > 0 ? format_elapsed((cost_total - cost_done) / cost_rate) : std::string("?");
   const std::string line = fmt::format(
-      "faultsweep: {}/{} tasks ({:.1f}%), {:.1f} tasks/s, elapsed {}, ETA {}{}", done, total,
+      "faultsweep: {}/{} tasks ({:.1f}%), {:.1f} tasks/s, elapsed {}, ETA {}{}{}", done, total,
       total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, rate,
-      format_elapsed(elapsed), eta, round > 0 ? fmt::format(", round {}", round + 1) : "");
+      format_elapsed(elapsed), eta, round > 0 ? fmt::format(", round {}", round + 1) : "",
+      running_task());
   std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", line.c_str());
   std::fflush(stderr);
   printed_ = true;

@@ -21,6 +21,7 @@
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
+#include "faultsweep/sweep/warnings.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
@@ -297,7 +298,9 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
     }
     const bool complete = outcome.status == CoordinatorOutcome::complete;
     // A finished slice is still a partial file of the sweep: `merge` completes it.
-    write_results(out, *job, table, complete && slice.whole(), slice_text, &inputs);
+    // Rank 0's notices: of loading the job, and of its own replicas.
+    write_results(out, *job, table, complete && slice.whole(), slice_text, &inputs, said_notices());
+    for (const std::string& w : result_warnings({}, *job, table)) say(w);
     if (complete && code == kExitOk) {
       journal.reset();
       fs::remove(journal_path);
@@ -335,6 +338,12 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
 }
 
 }  // namespace
+
+void check_output(const JobSpec& job, const std::string& out) {
+  RunOptions opt;
+  opt.out = out;
+  (void)output_path(job, opt, Slice{});
+}
 
 int run_sweep(const RunOptions& opt) {
   mpi::environment env(mpi::threading::funneled);

@@ -13,4 +13,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/signals.cpp
   src/sweep/inspect.cpp
   src/sweep/provenance.cpp
+  src/sweep/warnings.cpp
 )

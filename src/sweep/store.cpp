@@ -1,4 +1,5 @@
 #include "faultsweep/sweep/store.hpp"
+#include "faultsweep/sweep/warnings.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -140,7 +141,8 @@ std::vector<InputFile> read_inputs(hid_t root, const std::string& f) {
 
 // Everything inside the results file; every handle it opens is closed when it returns.
 void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bool complete,
-                    const std::string& slice, const std::vector<InputFile>& inputs) {
+                    const std::string& slice, const std::vector<InputFile>& inputs,
+                    const std::vector<std::string>& notices) {
   const std::string& f = file.path();
   const hid_t root = file.id();
   std::vector<std::string> axis_names, metric_names;
@@ -166,6 +168,14 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
   if (!slice.empty()) io::write_attr(root, "slice", slice, f);
   write_points(root, job, f);
   write_inputs(root, inputs, f);
+  const std::vector<std::string> warnings = result_warnings(notices, job, t);
+  if (!warnings.empty()) {
+    io::write_strings(root, "warnings", warnings, f);
+    io::describe(root, "warnings", "",
+                 "what loading the job noted (inputs' dropped records, settings under which "
+                 "jobs can hardly progress) and replicas flagged by a metric of unit flag",
+                 f);
+  }
 
   const std::vector<hsize_t> dims{t.points, t.replicas_max};
   io::Handle results = io::create_group(root, "results", f);
@@ -207,7 +217,8 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
 }  // namespace
 
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
-                   bool complete, const std::string& slice, const std::vector<InputFile>* inputs) {
+                   bool complete, const std::string& slice, const std::vector<InputFile>* inputs,
+                   const std::vector<std::string>& notices) {
   const std::vector<InputFile> described =
       inputs ? std::vector<InputFile>{} : describe_job_inputs(job);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
@@ -215,7 +226,7 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
   std::filesystem::remove(tmp, ec);
   io::File file = io::File::create(tmp);
   try {
-    write_contents(file, job, t, complete, slice, inputs ? *inputs : described);
+    write_contents(file, job, t, complete, slice, inputs ? *inputs : described, notices);
     file.close();  // every group and dataset handle is closed by now: the close writes the rest
   } catch (...) {
     file.discard();  // also when the disk is full: HDF5 must not be left holding the file
@@ -247,6 +258,7 @@ StoredResults read_results(const std::filesystem::path& path) {
   s.job_file_name = io::read_attr_string(root, "job_file_name", f);
   s.job_sha256 = io::read_attr_string(root, "job_file_sha256", f);
   if (io::has_attr(root, "slice")) s.slice = io::read_attr_string(root, "slice", f);
+  if (io::exists(root, "warnings")) s.warnings = io::read_strings(root, "warnings", f);
   s.created_utc = io::read_attr_string(root, "created_utc", f);
   s.git_sha = io::read_attr_string(root, "git_sha", f);
   s.version = io::read_attr_string(root, "faultsweep_version", f);
@@ -289,9 +301,11 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   std::optional<JobSpec> job;
   std::optional<StoredResults> first;
   ResultTable merged;
-  std::vector<std::string> source;  // which input gave each task, for messages
+  std::vector<std::string> source;   // which input gave each task, for messages
+  std::vector<std::string> notices;  // the union of the inputs'
   for (const auto& in : inputs) {
     StoredResults s = read_results(in);
+    add_new(notices, notices_of(s.warnings));
     if (!job) {
       try {
         job = parse_job(s.job_text, s.job_file_name);
@@ -351,7 +365,7 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   RoundPlanner planner(*job);
   r.complete = planner.next_round(merged).empty();
   r.tasks_total = std::max(r.tasks_done, planner.planned_tasks());
-  write_results(out, *job, merged, r.complete, "", &first->inputs);
+  write_results(out, *job, merged, r.complete, "", &first->inputs, notices);
   return r;
 }
 

@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/workload/factory.cpp
   src/workload/transform.cpp
   src/workload/thesis_options.cpp
+  src/workload/estimate.cpp
 )

@@ -7,6 +7,7 @@
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/workload/estimate.hpp"
 
 namespace faultsweep::workload {
 
@@ -21,7 +22,10 @@ const std::vector<std::string>& thesis_option_keys() {
 }
 
 void check_thesis_options(const TableReader& t) {
-  (void)t.integer_or("inject_long_jobs", 0, 0);
+  const std::int64_t extra = t.integer_or("inject_long_jobs", 0, 0);
+  if (extra > kMaxJobs)
+    throw InputError("inject_long_jobs", std::to_string(extra),
+                     fmt::format("at most {} jobs (a workload's limit)", kMaxJobs));
   const double d = t.real_or("inject_long_runtime", kDefaultLong_s);
   if (!(d > 0 && std::isfinite(d)))
     throw InputError("inject_long_runtime", format_duration(d), "a duration > 0");

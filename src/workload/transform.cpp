@@ -7,6 +7,7 @@
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/workload/estimate.hpp"
 #include "faultsweep/workload/load.hpp"
 
 namespace faultsweep::workload {
@@ -66,6 +67,15 @@ LongJobReport apply_long_jobs(std::vector<Job>& jobs, const LongJobRule& rule, i
     }
   }
   rep.work_share = work > 0 ? over_work / work : 0;
+  // Count the pieces before making them: a tiny bound would exhaust memory.
+  double pieces = 0;
+  for (const Job& j : jobs)
+    pieces += j.runtime_s > rule.bound_s ? std::ceil(j.runtime_s / rule.bound_s) : 1.0;
+  if (rule.action == LongJobs::split && pieces > static_cast<double>(kMaxJobs))
+    throw InputError("long_bound", format_duration(rule.bound_s),
+                     fmt::format("a bound that splits the {} jobs into at most {} pieces (this "
+                                 "one makes {:.3g}): choose a longer bound",
+                                 jobs.size(), kMaxJobs, pieces));
   std::vector<Job> out;
   out.reserve(jobs.size());
   for (const Job& j : jobs) {

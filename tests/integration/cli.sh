@@ -45,13 +45,17 @@ expect_rc "faultsweep models no_such_model" 2 models_bad
 check "it names the unknown model" grep -q "no_such_model" "$WORK/models_bad.err"
 
 section "check"
-run_fs check check "$JOB"
+run_fs check check "$JOB" --out "$WORK/grid.h5"
 expect_rc "check on a valid job" 0 check
 check "check prints the number of points (12)" grep -q "12 points" "$WORK/check.out"
 check "check prints replicas and tasks (8, 96)" grep -q "8 replicas = 96 tasks" "$WORK/check.out"
 check "check lists the axes" grep -Eq "axis +sd +4 values" "$WORK/check.out"
 check "check writes no output file" test ! -e "$WORK/results"
-run_fs check_adaptive check "$SRC/tests/data/jobs/synthetic_adaptive.toml"
+run_fs check_nofolder check "$JOB"
+expect_rc "check when the job's output folder does not exist" 2 check_nofolder
+check "it names the missing folder" grep -q "the folder results does not exist" \
+  "$WORK/check_nofolder.err"
+run_fs check_adaptive check "$SRC/tests/data/jobs/synthetic_adaptive.toml" --out "$WORK/a.h5"
 expect_rc "check on a stopping-rule job" 0 check_adaptive
 check "check shows the replica range" grep -q "3..40 replicas = at most 160 tasks" \
   "$WORK/check_adaptive.out"
@@ -167,5 +171,41 @@ check "it warns: the machine fails far more often than jobs last" \
   grep -q "the machine fails every" "$WORK/noprogress.err"
 check "each warning once, not once per point" \
   test "$(grep -c "warning:" "$WORK/noprogress.err")" = 2
+
+section "a run that cannot progress says so in its file (/warnings, failures_truncated)"
+# One wide job on 1,000 nodes of job MTBF 8.6 s: failures stop at the generation bound and the
+# job then finishes failure-free. The file must say both, and keep it through merge.
+cat >"$WORK/trunc.toml" <<'TOML'
+[sweep]
+model = "cluster"
+replicas = 2
+output = "trunc.h5"
+[params]
+nodes = 1000
+checkpoint = "none"
+failures = { process = "renewal", dist = "exponential", mean = "8600s", downtime = "1min" }
+workload = { source = "fars", jobs = 2, mean_interarrival = "100s", mean_runtime = "1h", mean_size = 500 }
+TOML
+run_fs trunc run "$WORK/trunc.toml" -q
+expect_rc "the run completes" 0 trunc
+check "it warns on stderr that replicas were flagged" \
+  grep -q "failures_truncated = 1 in 2 of 2 finished replicas" "$WORK/trunc.err"
+run_fs trunc_inspect inspect "$WORK/trunc.h5"
+check "inspect shows the load-time notice" \
+  grep -q "^  warning    warning: the machine fails every 8.6s" "$WORK/trunc_inspect.out"
+check "inspect shows the flagged replicas" \
+  grep -q "^  warning    flagged replicas: warning: failures_truncated = 1 in 2 of 2" \
+  "$WORK/trunc_inspect.out"
+check "the metric failures_truncated is 1 for both replicas" \
+  test "$(h5dump -d /results/failures_truncated "$WORK/trunc.h5" | grep -c " 1, 1")" = 1
+for i in 0 1; do run_fs "trunc_s$i" run "$WORK/trunc.toml" --slice "$i/2" -q; done
+run_fs trunc_merge merge "$WORK/merged.h5" "$WORK/trunc.slice-0-of-2.h5" \
+  "$WORK/trunc.slice-1-of-2.h5"
+expect_rc "merge of the two slices" 0 trunc_merge
+run_fs merged_inspect inspect "$WORK/merged.h5"
+check "the merged file keeps the notice once" \
+  test "$(grep -c "warning    warning: the machine fails every" "$WORK/merged_inspect.out")" = 1
+check "and recomputes the flag line over the merged replicas" \
+  grep -q "failures_truncated = 1 in 2 of 2" "$WORK/merged_inspect.out"
 
 finish

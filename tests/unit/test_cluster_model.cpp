@@ -9,6 +9,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/params.hpp"
+#include "faultsweep/core/task_progress.hpp"
 #include "faultsweep/models/cluster.hpp"
 #include "faultsweep/models/registry.hpp"
 #include "input_support.hpp"
@@ -227,4 +228,43 @@ TEST_CASE("cluster: bad input names the full key", "[cluster][input]") {
   CHECK(key_of_error(missing) == "workload");
 
   CHECK(key_of_error(point()).empty());
+}
+
+TEST_CASE("cluster: failures_truncated flags a replica whose failures stopped before its jobs",
+          "[cluster]") {
+  // One wide job after another on 1,000 nodes of job MTBF 8.6 s: the synthetic failures end at
+  // their generation bound long before the jobs do.
+  const auto wide = [](bool failures) {
+    Params p;
+    p.set("nodes", std::int64_t{1000});
+    p.set("workload.source", std::string("fars"));
+    p.set("workload.jobs", std::int64_t{2});
+    p.set("workload.mean_interarrival", 100.0);
+    p.set("workload.mean_runtime", 3600.0);
+    p.set("workload.mean_size", 500.0);
+    p.set("failures.process", std::string(failures ? "renewal" : "none"));
+    if (failures) {
+      p.set("failures.dist", std::string("exponential"));
+      p.set("failures.mean", 8600.0);
+      p.set("failures.downtime", 60.0);
+    }
+    return models::ClusterModel().with_defaults(std::move(p));
+  };
+  CHECK(run(wide(true))[index_of("failures_truncated")] == 1.0);
+  CHECK(run(wide(false))[index_of("failures_truncated")] == 0.0);  // nothing to cut short
+  CHECK(run(point())[index_of("failures_truncated")] == 0.0);      // ordinary failures
+  const auto& spec = models::ClusterModel().metrics()[index_of("failures_truncated")];
+  CHECK(spec.unit == "flag");
+}
+
+TEST_CASE("cluster: the engine reports how far the replica under way has got", "[cluster]") {
+  task_progress().clear();
+  Params p = point();
+  p.set("workload.jobs", std::int64_t{3000});  // well over the 4,096 events between reports
+  (void)run(p);
+  const TaskProgress& tp = task_progress();
+  CHECK(tp.jobs_total.load() == 3000);
+  CHECK(tp.jobs_done.load() > 0);
+  CHECK(tp.jobs_done.load() <= 3000);
+  CHECK(tp.simulated_s.load() > 0);
 }

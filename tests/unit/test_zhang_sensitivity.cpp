@@ -93,7 +93,7 @@ TEST_CASE("cluster: slowdown_floor is optional, in seconds, and bad values name 
     }
   CHECK(found);
   Params p;
-  p.set("nodes", std::int64_t{4});
+  p.set("nodes", std::int64_t{16});  // the fars generator's default mean_size 10 must fit
   p.set("workload.source", std::string("fars"));
   p.set("workload.jobs", std::int64_t{5});
   p.set("failures.process", std::string("none"));

@@ -5,10 +5,15 @@
 // says the same lines): a job's notes then appear once, not once per rank. A text first met while
 // muted counts as said.
 #include <string>
+#include <vector>
 
 namespace faultsweep {
 
 void say_once(const std::string& text);
+
+// Every text say_once has met in this process (printed or muted), in order: the results file
+// keeps them (/warnings), so a result is never read without its caveats.
+std::vector<std::string> said_notices();
 
 // While alive, say_once records texts without printing them (nests; thread-safe).
 class MutedNotices {

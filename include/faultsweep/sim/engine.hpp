@@ -139,8 +139,15 @@ struct Metrics {
   // response / runtime, mean over completed jobs with runtime >= SimConfig::slowdown_floor_s
   // (NaN if none).
   double mean_slowdown_above_floor = std::numeric_limits<double>::quiet_NaN();
+  // The failure stream ended (SimConfig::failure_stop_s, a synthetic process's generation
+  // bound) before the last job completed: the jobs after it ran failure-free.
+  bool failures_truncated = false;
   WasteBreakdown waste;  // by run length and size (Gottumukkala Ch. 5, §6.4.5; sim/waste.hpp)
 };
+
+// No job completing in this many events: the run cannot progress (an InputError naming the
+// likely cause), instead of running for hours. Healthy runs see thousands at most.
+inline constexpr std::int64_t kNoProgressEvents = std::int64_t{1} << 25;
 
 class Simulation final : private policy::ReleaseSource,
                          private policy::StartSizes,
@@ -280,9 +287,6 @@ class Simulation final : private policy::ReleaseSource,
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
   std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;
   std::int64_t events_at_completion_ = 0;
-  // No job completing in this many events: the run cannot progress (an InputError naming the
-  // likely cause), instead of running for hours. Healthy runs see thousands at most.
-  static constexpr std::int64_t kNoProgressEvents = std::int64_t{1} << 25;
   int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
 };

@@ -6,6 +6,8 @@
 
 namespace faultsweep::sweep {
 
+struct JobSpec;
+
 // Exit codes of `faultsweep run` (documented in --help and the README).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInput = 2;         // bad job file or command line
@@ -25,5 +27,11 @@ struct RunOptions {
 // Runs the job on MPI_COMM_WORLD (initialises MPI itself; works without mpirun as one rank).
 // Returns the exit code; every rank returns the same code.
 int run_sweep(const RunOptions& options);
+
+// The checks `run` makes of its output (`out`, or sweep.output if empty) before it starts: its
+// folder exists, it is not a folder, device or FIFO, its name fits. Throws InputError
+// (file:line). `check` makes them too: a Slurm job validated by `check` must not die on them
+// after queueing.
+void check_output(const JobSpec& job, const std::string& out);
 
 }  // namespace faultsweep::sweep

@@ -33,17 +33,19 @@ struct ResultTable {
 // `inputs` is stored under /inputs (provenance); null: describe the job's input files now.
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
                    bool complete, const std::string& slice = "",
-                   const std::vector<InputFile>* inputs = nullptr);
+                   const std::vector<InputFile>* inputs = nullptr,
+                   const std::vector<std::string>& notices = {});
 
 struct StoredResults {
   std::string model, job_file_name, job_text, job_sha256, created_utc, git_sha, version;
   std::string slice;  // "i/n" for a slice's file, else empty
   std::uint64_t master_seed = 0;
   bool complete = false;
-  std::vector<std::string> axes;     // /points dataset names, in order
-  std::vector<std::string> metrics;  // in the model's order
-  std::vector<std::string> units;    // per metric
-  std::vector<InputFile> inputs;     // /inputs (empty in files written before it existed)
+  std::vector<std::string> axes;      // /points dataset names, in order
+  std::vector<std::string> metrics;   // in the model's order
+  std::vector<std::string> units;     // per metric
+  std::vector<InputFile> inputs;      // /inputs (empty in files written before it existed)
+  std::vector<std::string> warnings;  // /warnings (sweep/warnings.hpp; empty if none)
   ResultTable table;
 };
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Stops at any moment: SIGTERM or SIGUSR1 at a random moment from 0 s to past the end of a run,
+# on 1 rank and on 2 ranks (USR1 to mpirun, which forwards it; TERM to each rank, as srun and
+# Slurm deliver it), on the paths with long inner loops: allocator "ra" (refits), RA-Opt (window
+# search), LFF migration and a FARS strategy (tests/data/jobs/stop_paths.toml). Every run must
+# end in exit 75 (stopped, resumable) or 0 (finished first), never in a death by signal, and a
+# stopped run resumed must equal the uninterrupted one. The time from the signal to the exit is
+# printed as a distribution; it is held only to a generous bound (the machine may be loaded).
+# FS_STOP_TRIALS (default 8) trials per rank count; FS_STOP_SEED makes the moments repeatable.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+JOB="$SRC/tests/data/jobs/stop_paths.toml"
+TRIALS=${FS_STOP_TRIALS:-8}
+SEED=${FS_STOP_SEED:-$RANDOM}
+LIMIT_S=5
+RANDOM=$SEED
+echo "moments drawn with FS_STOP_SEED=$SEED"
+
+now() { date +%s.%N; }
+RANK_NAME=$(basename "$FS" | cut -c1-15)  # the ranks' process name (pgrep -x)
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# caught PID SIG: true once the process has a handler for SIG (its first instruction in main).
+caught() {
+  local mask
+  mask=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+  [ -n "$mask" ] && (((16#$mask >> ($2 - 1)) & 1))
+}
+
+section "references: uninterrupted runs"
+t0=$(now)
+run_fs ref run "$JOB" --out "$WORK/ref.h5" -q
+REF1_S=$(elapsed "$t0" "$(now)")
+expect_rc "reference on 1 rank (${REF1_S} s)" 0 ref
+t0=$(now)
+run_mpi ref2 2 run "$JOB" --out "$WORK/ref2.h5" -q
+REF2_S=$(elapsed "$t0" "$(now)")
+expect_rc "reference on 2 ranks (${REF2_S} s)" 0 ref2
+same_results "2 ranks vs 1 rank" "$WORK/ref.h5" "$WORK/ref2.h5"
+
+TIMES=()
+RESUMED=0
+# trial LABEL NP HOW DELAY: HOW is term or usr1 (1 rank: to the process), usr1-mpirun or
+# term-ranks (2 ranks). Sets TRIAL_RC and TRIAL_S (signal to exit).
+trial() {
+  local label=$1 np=$2 how=$3 delay=$4 out="$WORK/$1.h5" sig=TERM num=15 pids resender
+  [[ $how == usr1* ]] && sig=USR1 num=10
+  if [ "$np" -eq 1 ]; then
+    start_group "$label" "$FS" run "$JOB" --out "$out" -q
+  else
+    start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
+  fi
+  # A signal before the program's first instruction ends any program: start the clock once the
+  # launched process (faultsweep or mpirun) has its handler.
+  while ! caught "$BG_PID" "$num" && kill -0 "$BG_PID" 2>/dev/null; do sleep 0.002; done
+  sleep "$delay"
+  local t_sig
+  t_sig=$(now)
+  if [ "$how" = term-ranks ]; then
+    # Each rank as it exists (srun signals every task); ranks not started yet get it later.
+    resender() {
+      while kill -0 "$BG_PID" 2>/dev/null; do
+        pids=$(pgrep -s "$BG_PID" -x "$RANK_NAME" || true)
+        # shellcheck disable=SC2086
+        [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+        sleep 0.1
+      done
+    }
+  else
+    kill "-$sig" "$BG_PID" 2>/dev/null || true
+    # mpirun drops a signal that comes before it has started the ranks; the Slurm script
+    # repeats it, and so do we (a repeated signal is harmless).
+    resender() {
+      while [ "$np" -gt 1 ] && kill -0 "$BG_PID" 2>/dev/null; do
+        sleep 0.5
+        kill "-$sig" "$BG_PID" 2>/dev/null || true
+      done
+    }
+  fi
+  resender &
+  resender=$!
+  wait_rc "$BG_PID"
+  TRIAL_S=$(elapsed "$t_sig" "$(now)")
+  kill "$resender" 2>/dev/null || true
+  wait "$resender" 2>/dev/null || true
+  TRIAL_RC=$RC
+  if [ "$RC" -eq 75 ] || [ "$RC" -eq 0 ]; then
+    pass "$label: $how after ${delay} s: exit $RC in ${TRIAL_S} s"
+  else
+    fail "$label: $how after ${delay} s: exit $RC (a signal or an error), expected 75 or 0"
+    tail -5 "$WORK/$label.err" | sed 's/^/    | /'
+  fi
+  check "$label: no rank left running" test -z "$(session_alive "$BG_PID")"
+  if [ "$RC" -eq 75 ]; then
+    TIMES+=("$np $TRIAL_S")
+    if awk -v t="$TRIAL_S" -v l="$LIMIT_S" 'BEGIN { exit !(t <= l) }'; then
+      pass "$label: stopped within $LIMIT_S s"
+    else
+      fail "$label: took ${TRIAL_S} s to stop (more than $LIMIT_S s)"
+    fi
+    check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
+    # Resume one stopped run per rank count: identical to the uninterrupted run.
+    if [ $((RESUMED & np)) -eq 0 ] && [ -e "$out" ]; then
+      RESUMED=$((RESUMED | np))
+      if [ "$np" -eq 1 ]; then
+        run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+      else
+        run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+      fi
+      expect_rc "$label: --resume" 0 "$label.resume"
+      same_results "$label: resumed vs uninterrupted" "$WORK/ref.h5" "$out"
+    fi
+  fi
+}
+
+# moment MAX_S: a random moment in [0, 1.1 x MAX_S] (past the end too), in seconds.
+moment() { awk -v r="$RANDOM" -v m="$1" 'BEGIN { printf "%.3f", r / 32767 * 1.1 * m }'; }
+
+section "1 rank: SIGTERM / SIGUSR1 at random moments"
+for i in $(seq 1 "$TRIALS"); do
+  how=term
+  [ $((i % 2)) -eq 0 ] && how=usr1
+  [ "$i" -eq 1 ] && d=0 || d=$(moment "$REF1_S")
+  trial "one$i" 1 "$how" "$d"
+done
+
+section "2 ranks: SIGUSR1 to mpirun / SIGTERM to the ranks at random moments"
+for i in $(seq 1 "$TRIALS"); do
+  how=usr1-mpirun
+  [ $((i % 2)) -eq 0 ] && how=term-ranks
+  [ "$i" -eq 1 ] && d=0 || d=$(moment "$REF2_S")
+  trial "two$i" 2 "$how" "$d"
+done
+
+section "time from the signal to exit (stopped runs)"
+for np in 1 2; do
+  printf '%s\n' "${TIMES[@]}" | awk -v np="$np" '$1 == np { print $2 }' | sort -n |
+    awk -v np="$np" '{ t[NR] = $1 } END {
+      if (NR == 0) { printf "%d rank(s): no stopped run\n", np; exit }
+      printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
+        t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
+done
+[ "$RESUMED" -ne 0 ] && pass "a stopped run was resumed and compared" ||
+  fail "no trial stopped a run (all finished first): nothing resumed"
+
+finish
