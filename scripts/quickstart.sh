@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The main job: sets everything up, runs jobs/quickstart.toml on 2 MPI ranks (an a x I sweep of
-# Plank & Thomason's chain and its Monte Carlo simulation), and draws two plots.
+# Plank & Thomason's checkpointing system by Monte Carlo simulation, with the Markov chain's
+# availability beside it) and jobs/quickstart_chain.toml (the chain's expected running time on a
+# finer grid), and draws two plots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p results
 mpirun --allow-run-as-root --oversubscribe -np 2 build/faultsweep run jobs/quickstart.toml --overwrite
+build/faultsweep run jobs/quickstart_chain.toml --overwrite
 build/faultsweep inspect results/quickstart.h5
 export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
-/usr/bin/python3 -m faultsweep_analysis heatmap results/quickstart.h5 --metric availability \
-  --x a --y I --out results/quickstart_heatmap.png
+/usr/bin/python3 -m faultsweep_analysis runtime-map results/quickstart_chain.h5 \
+  --sim results/quickstart.h5 --out results/quickstart_runtime.png
 /usr/bin/python3 -m faultsweep_analysis plot results/quickstart.h5 --metric availability \
   --x a --by I --out results/quickstart_availability.png
-echo "quickstart: wrote results/quickstart.h5, results/quickstart_heatmap.png and results/quickstart_availability.png"
+echo "quickstart: wrote results/quickstart.h5, results/quickstart_chain.h5," \
+  "results/quickstart_runtime.png and results/quickstart_availability.png"

@@ -1,4 +1,4 @@
-"""Command line: faultsweep-analysis {summary,plot,heatmap} FILE.h5 ...
+"""Command line: faultsweep-analysis {summary,plot,heatmap,runtime-map} FILE.h5 ...
 (or python3 -m faultsweep_analysis ... without installing the package).
 
 Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
@@ -61,6 +61,12 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     h.add_argument("--mark", choices=["max", "min", "none"], default="max",
                    help="mark the largest (default) or smallest cell, or none")
     h.add_argument("--out", required=True, help="PNG file to write")
+    r = sub.add_parser("runtime-map", help="Plank & Thomason's expected running time RT_a / A "
+                       "over a x I with the optimum (a markov_availability file, mode evaluate)")
+    r.add_argument("file", help="markov_availability results over axes a and I")
+    r.add_argument("--sim", help="checkpoint_sim results over a and I: adds the simulation's "
+                   "difference from the chain")
+    r.add_argument("--out", required=True, help="PNG file to write")
     return p
 
 
@@ -98,6 +104,11 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
             plot_heatmap(res, args.metric, args.x, args.y, out_png=args.out,
                          fixed=_fixed(args.fix), mark=None if args.mark == "none" else args.mark)
             print(args.out)
+        elif args.command == "runtime-map":
+            from .runtime_map import plot_runtime_map
+
+            sim = open_results(args.sim) if args.sim else None
+            print(plot_runtime_map(res, sim, out_png=args.out)[1])
     except (ValueError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"error: {msg}", file=sys.stderr)

@@ -17,10 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-try:
-    from reproduce import fars
-except ImportError:  # imported from fars.py run as a script
-    import fars  # type: ignore[no-redef]
+from reproduce import fars_data as fd
 
 STRATEGIES = ("fsd_d", "sul_d", "jfr_d")
 # Paper's composite gains (Figs. 4, 5 and 9 captions), the bar of the issue's "must show".
@@ -68,7 +65,7 @@ def baseline_key(base):
     """params_key of the runtime-scaling FCFS/EASY point of a baseline file (None if absent)."""
     for p in range(len(base)):
         text = base.params[p]
-        if str(base.points[fars.STRATEGY].iloc[p]) == "none" and 'workload.scale="runtimes"' in text:
+        if str(base.points[fd.STRATEGY].iloc[p]) == "none" and 'workload.scale="runtimes"' in text:
             return params_key(text)
     return None
 
@@ -76,8 +73,8 @@ def baseline_key(base):
 def sensitivity_rows(res, choice, base_key=None):
     """One Row per value of the file's choice (group of strategies), in file order."""
     rows = []
-    for _, fixed, members in fars.groups(res):
-        gains = fars.group_gains(res, members)
+    for _, fixed, members in fd.groups(res):
+        gains = fd.group_gains(res, members)
         none = dict(members)["none"]
         value = value_label(fixed, res.units)
         row = Row(choice, value, base_key is not None and params_key(res.params[none]) == base_key,
@@ -107,7 +104,7 @@ def best_rows(rows):
 def sensitivity_lines(rows):
     sp = spans(rows)
     order = sorted(sp, key=lambda c: -max(sp[c].values()))
-    head = " | ".join(f"{fars.LABEL[s]:>22}" for s in STRATEGIES)
+    head = " | ".join(f"{fd.LABEL[s]:>22}" for s in STRATEGIES)
     lines = ["FARS sensitivity: composite gain over FCFS/EASY (%), paired [95 % CI]; "
              "* = baseline_exp runtime-scaling value",
              f"{'choice':16} {'value':34} | {head} | FCFS failed  Resp (s)"]
@@ -124,7 +121,7 @@ def sensitivity_lines(rows):
     for s, r in best_rows(rows).items():
         e = r.gains[s]
         verdict = ("reaches" if e.hi * 100 >= PAPER_RANGE[0] else "stays below")
-        lines.append(f"  {fars.LABEL[s]:6} {e.pct(1)} at {r.choice} {r.value}: {verdict} "
+        lines.append(f"  {fd.LABEL[s]:6} {e.pct(1)} at {r.choice} {r.value}: {verdict} "
                      f"{PAPER_RANGE[0]:.2f} % (95 % CI upper end)")
     return lines
 
@@ -133,15 +130,15 @@ def cmd_sensitivity(directory, baseline=None):
     d = Path(directory)
     files = sorted(d.glob("*.h5")) if d.is_dir() else []
     if not files:
-        raise fars.UsageError(f"{d}: no results files (run jobs/fars/sensitivity/*.toml)")
+        raise fd.UsageError(f"{d}: no results files (run jobs/fars/sensitivity/*.toml)")
     base_path = Path(baseline) if baseline else d.parent / "baseline_exp.h5"
-    base = fars.load(base_path) if base_path.exists() else None
+    base = fd.load(base_path) if base_path.exists() else None
     key = baseline_key(base) if base is not None else None
     rows = []
     if base is not None:  # the load reading: runtimes vs interarrivals (§6.1.2 vs Fig. 4)
         rows += sensitivity_rows(base, "load_reading", key)
     for f in files:
-        rows += sensitivity_rows(fars.load(f), f.stem, key)
+        rows += sensitivity_rows(fd.load(f), f.stem, key)
     return sensitivity_lines(rows)
 
 
@@ -170,17 +167,17 @@ def _per_strategy(fmt, values):
 def baseline_claims(res, name):
     """[(claim, paper, ours)] of Figs. 4, 5, 9 and §6.1.1 for one baseline file."""
     out = []
-    for _, fixed, members in fars.groups(res):
+    for _, fixed, members in fd.groups(res):
         tag = ("" if fixed.get("workload.scale", "runtimes") == "runtimes"
                else f", {fixed['workload.scale']} reading")
         where = f"{FIG[name]}{tag}"
-        gains = fars.group_gains(res, members)
+        gains = fd.group_gains(res, members)
         out.append((f"{where}: gain FSD-D / SUL-D / JFR-D",
-                    _per_strategy(lambda v: f"{v:.2f}", fars.PAPER_GAIN[name]) + " %",
+                    _per_strategy(lambda v: f"{v:.2f}", fd.PAPER_GAIN[name]) + " %",
                     _per_strategy(lambda e: e[0].pct(1), gains)))
-        paper = fars.PAPER_GAIN[name]
-        out.append((f"{where}: lowest gain", fars.LABEL[min(paper, key=paper.get)],
-                    fars.LABEL[min(gains, key=lambda s: gains[s][0].mean)]))
+        paper = fd.PAPER_GAIN[name]
+        out.append((f"{where}: lowest gain", fd.LABEL[min(paper, key=paper.get)],
+                    fd.LABEL[min(gains, key=lambda s: gains[s][0].mean)]))
         pts = dict(members)
         if "jobs" in res.metrics:
             out.append((f"{where}: failed jobs FCFS -> FARS", "600+ -> ~400",
@@ -195,7 +192,7 @@ def baseline_claims(res, name):
         cut = {s: _mean(res, "sul_node_hours", pts["none"]) - _mean(res, "sul_node_hours", p)
                for s, p in pts.items() if s != "none"}
         out.append((f"{where}: SUL cut (node-h)", "> 2,000", _per_strategy(lambda v: f"{v:.0f}", cut)))
-        best = [fars.LABEL[min(members, key=lambda sp: _mean(res, m, sp[1]))[0]]
+        best = [fd.LABEL[min(members, key=lambda sp: _mean(res, m, sp[1]))[0]]
                 for m in ("sul_node_hours", "jfr", "fsd")]
         out.append((f"{where}: lowest SUL / JFR / FSD", "SUL-D / JFR-D / FSD-D", " / ".join(best)))
     return out
@@ -204,8 +201,8 @@ def baseline_claims(res, name):
 def sweep_claims(res, kind, law):
     """[(claim, paper, ours)] of Fig. 6 (kind load) or Fig. 7 (kind mtbf)."""
     axis = "workload.target_load" if kind == "load" else next(
-        a for a in res.axes if a != fars.STRATEGY)
-    rows = fars.sweep_table(res, axis)
+        a for a in res.axes if a != fd.STRATEGY)
+    rows = fd.sweep_table(res, axis)
     days = res.units(axis) == "s"
     xs = [r[0] / 86400.0 if days else r[0] for r in rows]
     g = {s: [100 * r[1][s].mean for r in rows] for s in STRATEGIES if s in rows[0][1]}
@@ -214,7 +211,7 @@ def sweep_claims(res, kind, law):
         lambda v: f"{min((y for x, y in zip(xs, v) if pred(x)), default=float('nan')):.1f}", g)
     ends = _per_strategy(lambda v: f"{v[0]:.1f}->{v[-1]:.1f}", g)
     # Per-metric gains of panels (a, b), SUL-D's: kiviat.AXES order (resp 2, sul 3, jfr 4).
-    metric = {a: [100 * r[2]["sul_d"][i].mean for r in rows] for i, a in enumerate(fars.kv.AXES)
+    metric = {a: [100 * r[2]["sul_d"][i].mean for r in rows] for i, a in enumerate(fd.kv.AXES)
               if "sul_d" in rows[0][2]}
     peak = (lambda a: f"{max(metric[a]):.1f} at {xs[int(np.argmax(metric[a]))]:g}"  # noqa: E731
             if metric else "-")
@@ -235,7 +232,7 @@ def sweep_claims(res, kind, law):
 
 
 def heat_claims(grid, base, name, fig):
-    gains = fars.heatmap_gains(grid, base)
+    gains = fd.heatmap_gains(grid, base)
     top, ok, low = HEAT_PAPER[name]
     ge = [g.mean for (p, r), g in gains.items() if p >= 0.2 - 1e-9 and r >= 0.2 - 1e-9]
     lo = min(gains)
@@ -250,14 +247,14 @@ def paper_claims(d):
     out = []
     for name, stem in BASELINES:
         if (d / f"{stem}.h5").exists():
-            out += baseline_claims(fars.load(d / f"{stem}.h5"), name)
+            out += baseline_claims(fd.load(d / f"{stem}.h5"), name)
     for kind in ("load", "mtbf"):
         for law in ("exp", "weibull"):
             if (d / f"{kind}_{law}.h5").exists():
-                out += sweep_claims(fars.load(d / f"{kind}_{law}.h5"), kind, law)
+                out += sweep_claims(fd.load(d / f"{kind}_{law}.h5"), kind, law)
     for name, grid, base, fig in GRIDS:
         if (d / f"{grid}.h5").exists() and (d / f"{base}.h5").exists():
-            out += heat_claims(fars.load(d / f"{grid}.h5", False), fars.load(d / f"{base}.h5"),
+            out += heat_claims(fd.load(d / f"{grid}.h5", False), fd.load(d / f"{base}.h5"),
                                name, fig)
     return out
 

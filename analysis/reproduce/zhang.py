@@ -45,15 +45,17 @@ try:
     import reproduce  # noqa: F401  (the package holding this module's siblings)
 except ImportError:  # run as a script from a checkout: analysis/ is the package root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-# Re-exported: zhang_s5.py, zhang_sensitivity.py and the tests use them as zhang.<name>.
+# Re-exported: the tests use them as zhang.<name>.
 from reproduce.zhang_data import (  # noqa: F401
-    FILES, LOAD, SLOWDOWN, WLR, Est, Results, UsageError, _col, axis_values, baseline_value,
-    ckpt_cases, ckpt_label, estimate, find_point, load_dir, loads, open_results, paired,
-    relative_paired, values)
+    FILES, LOAD, SLOWDOWN, WLR, Est, Results, UsageError, axis_values, baseline_value, ckpt_cases,
+    ckpt_label, estimate, find_point, load_dir, loads, open_results, paired, relative_paired,
+    values, w_alpha_pairs)
 from reproduce.zhang_findings import (  # noqa: F401
     Finding, all_findings, cmd_findings, effect_range, finding_checkpoint, finding_downtime,
     finding_less_than_shape, finding_rate, finding_shape_most, increase_over_baseline,
     verdict_monotone, verdict_small)
+from reproduce.zhang_plot import FigureWriter, _new_figure, _panel_pair
+from reproduce import zhang_s5, zhang_sensitivity
 
 DAY = 86400.0
 SCALE_S = 18000.0
@@ -64,10 +66,6 @@ PAPER_TABLE1: dict[float, tuple[int, float]] = {
     0.65: (198, 3.2),
     0.85: (266, 4.3),
 }
-# The CTC-SP2 window of jobs/zhang (first 14,000 jobs on 320 nodes): unscaled offered load and
-# mean run time; runtime scaling to load L makes the mean execution time MEAN_RT_H * L / LOAD0.
-CTC_LOAD0 = 0.8351
-CTC_MEAN_RT_H = 2.872
 
 
 def exact_rate_per_day(shape: float, scale_s: float = SCALE_S) -> float:
@@ -136,64 +134,6 @@ def cmd_table1(args) -> int:
 
 
 # ------------------------------------------------------------------------------------- figures
-def _series(res: Results, metric: str, xs: list[float], **fixed):
-    m, lo, hi = [], [], []
-    for x in xs:
-        e = estimate(values(res, metric, workload__target_load=x, **fixed))
-        m.append(e.mean)
-        lo.append(e.mean - e.lo)
-        hi.append(e.hi - e.mean)
-    return np.array(m), np.array([lo, hi])
-
-
-def _panel_pair(axs, res: Results, base: Results | None, lines: list[tuple[str, dict]], title: str):
-    from matplotlib.ticker import FuncFormatter  # noqa: F401  (imported lazily: headless)
-
-    xs = loads(res)
-    for ax, metric, ylabel in ((axs[0], SLOWDOWN, "average slowdown"),
-                               (axs[1], WLR, "average work-loss ratio")):
-        for label, fixed in lines:
-            m, err = _series(res, metric, xs, **fixed)
-            ax.errorbar(xs, m, yerr=err, marker="o", capsize=3, label=label)
-        if base is not None and metric == SLOWDOWN:
-            ax.plot(xs, [baseline_value(base, metric, x) for x in xs], "k--", label="no failures")
-        ax.set_xlabel("offered load (runtime-scaled CTC-SP2)")
-        ax.set_ylabel(ylabel)
-        ax.set_title(title, fontsize=9)
-        ax.grid(alpha=0.3)
-        sec = ax.secondary_xaxis(
-            "top", functions=(lambda L: CTC_MEAN_RT_H * L / CTC_LOAD0,
-                              lambda h: h * CTC_LOAD0 / CTC_MEAN_RT_H))
-        sec.set_xlabel("mean job execution time [h]", fontsize=8)
-        ax.legend(fontsize=7)
-
-
-class FigureWriter:
-    """Saves the figures of one draw_figures call (here and in zhang_s5.py) into out_dir,
-    created if missing, with their common look (suptitle, tight layout, 110 dpi), and lists
-    the files written."""
-
-    def __init__(self, out_dir):
-        self.out = Path(out_dir)
-        self.out.mkdir(parents=True, exist_ok=True)
-        self.written: list[Path] = []
-
-    def save(self, fig, name: str, suptitle: str) -> None:
-        fig.suptitle(suptitle, fontsize=10)
-        fig.tight_layout()
-        p = self.out / name
-        fig.savefig(p, dpi=110)
-        self.written.append(p)
-
-
-def _new_figure(rows: int):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(11, 3.9 * rows))
-    axs = fig.subplots(rows, 2, squeeze=False)
-    return fig, axs
-
-
 def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
     figs = FigureWriter(out_dir)
     base = data.get("baseline")
@@ -229,10 +169,7 @@ def draw_figures(data: dict[str, Results], out_dir) -> list[Path]:
         figs.save(fig, "fig5.png", "Zhang et al. Fig. 5: failure-oblivious checkpointing, i.i.d. failures")
     if "fig6" in data:
         res = data["fig6"]
-        combos = []
-        for w, a in zip(_col(res, "failures.W"), _col(res, "failures.alpha")):
-            if (float(w), float(a)) not in combos:
-                combos.append((float(w), float(a)))
+        combos = w_alpha_pairs(res)
         fig, axs = _new_figure(len(combos))
         for row, (w, a) in enumerate(combos):
             lines = [(ckpt_label(c), {"failures__W": w, "failures__alpha": a, "checkpoint": c[0],
@@ -267,25 +204,20 @@ def main(argv=None) -> int:
     g.add_argument("--negligible", type=float, default=0.10,
                    help="relative effect below which an effect counts as negligible (0.10)")
     handlers = {"table1": cmd_table1, "figures": cmd_figures, "findings": cmd_findings}
-    from reproduce import zhang_s5  # §5.2 (Figs. 5(c), 6(c), 7-11); it imports this module
-
-    handlers.update(zhang_s5.add_commands(sub))
-    # The sensitivity study (issue 13: which assumption flips each finding) lives in
-    # zhang_sensitivity.py, which imports this module; its table is printed here too.
+    handlers.update(zhang_s5.add_commands(sub))  # §5.2 (Figs. 5(c), 6(c), 7-11)
+    # The sensitivity study (which assumption flips each finding) lives in zhang_sensitivity.py;
+    # its table is printed here too.
     s = sub.add_parser("sensitivity", help="findings x assumptions of the sensitivity study "
                        "(scripts/zhang_sensitivity.sh's results)")
     s.add_argument("results_dir")
     s.add_argument("--negligible", type=float, default=0.10)
     s.add_argument("--markdown", action="store_true", help="the summary as a Markdown table")
 
-    def cmd_sensitivity(args):
-        from reproduce import zhang_sensitivity
-        return zhang_sensitivity.cmd_table(args)
-    handlers["sensitivity"] = cmd_sensitivity
+    handlers["sensitivity"] = zhang_sensitivity.cmd_table
     args = ap.parse_args(argv)
     try:
         return handlers[args.cmd](args)
-    except UsageError as e:  # one class (zhang_data's) also when this file runs as __main__
+    except UsageError as e:  # zhang_data's, the one class every sibling raises
         print(f"zhang.py: error: {e}", file=sys.stderr)
         return 2
 

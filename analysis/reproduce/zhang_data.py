@@ -142,6 +142,15 @@ def baseline_value(base: Results | None, metric: str, load: float) -> float:
     return float(np.nanmean(values(base, metric, workload__target_load=load)))
 
 
+def w_alpha_pairs(res: Results) -> list[tuple[float, float]]:
+    """The (W, alpha) pairs of the zipped failures.W / failures.alpha axes, in file order."""
+    pairs = []
+    for w, a in zip(_col(res, "failures.W"), _col(res, "failures.alpha")):
+        if (float(w), float(a)) not in pairs:
+            pairs.append((float(w), float(a)))
+    return pairs
+
+
 def ckpt_cases(res: Results) -> list[tuple[str, float]]:
     """(checkpoint, interval) pairs present, 'none' first."""
     pairs = []

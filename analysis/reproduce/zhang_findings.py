@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from reproduce.zhang_data import (
-    SLOWDOWN, WLR, Est, Results, UsageError, _col, axis_values, baseline_value, ckpt_cases,
-    ckpt_label, estimate, load_dir, loads, paired, relative_paired, values)
+    SLOWDOWN, WLR, Est, Results, UsageError, axis_values, baseline_value, ckpt_cases, ckpt_label,
+    estimate, load_dir, loads, paired, relative_paired, values, w_alpha_pairs)
 
 
 @dataclass
@@ -227,11 +227,8 @@ def all_findings(data: dict[str, Results], negligible: float = 0.10) -> list[Fin
             f"Periodic checkpointing helps little for i.i.d. failures (no cut > {100 * negligible:g} %)"))
     if "fig6" in data:
         res = data["fig6"]
-        groups = []
-        for w, a in zip(_col(res, "failures.W"), _col(res, "failures.alpha")):
-            g = (f"W={float(w):g} α={float(a):g}", {"failures__W": float(w), "failures__alpha": float(a)})
-            if g not in groups:
-                groups.append(g)
+        groups = [(f"W={w:g} α={a:g}", {"failures__W": w, "failures__alpha": a})
+                  for w, a in w_alpha_pairs(res)]
         out.append(finding_checkpoint(
             res, groups, negligible, "F7",
             f"... nor for correlated failures (no cut > {100 * negligible:g} %)"))

@@ -29,15 +29,16 @@ from pathlib import Path
 import numpy as np
 
 try:
-    from reproduce import zhang
+    import reproduce  # noqa: F401  (the package holding this module's siblings)
 except ImportError:  # run as a script: analysis/ is the package root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from reproduce import zhang
+from reproduce import zhang_data as zd
+from reproduce.zhang_findings import all_findings
 
 from faultsweep_analysis import open_results
 
-Est = zhang.Est
-LOAD = zhang.LOAD
+Est = zd.Est
+LOAD = zd.LOAD
 SHAPE, W, ALPHA, DOWN = "failures.shape", "failures.W", "failures.alpha", "failures.downtime"
 CKPT, IVAL = "checkpoint", "checkpoint_interval"
 
@@ -131,8 +132,8 @@ class View:
 
 
 def figure_views(study, baseline, metric: str | None = None) -> dict:
-    """{"baseline": ..., "fig3a": ..., ...} as zhang.all_findings expects them."""
-    alias = {zhang.SLOWDOWN: metric} if metric else None
+    """{"baseline": ..., "fig3a": ..., ...} as zhang_findings.all_findings expects them."""
+    alias = {zd.SLOWDOWN: metric} if metric else None
     data = {"baseline": View(baseline, alias=alias)}
     for name, pred in FIGS.items():
         mask = pred(study.points)
@@ -143,13 +144,13 @@ def figure_views(study, baseline, metric: str | None = None) -> dict:
 
 # ---------------------------------------------------------------------------- deciding effects
 def _vals(res, L, **fixed):
-    return zhang.values(res, zhang.SLOWDOWN, workload__target_load=L, **fixed)
+    return zd.values(res, zd.SLOWDOWN, workload__target_load=L, **fixed)
 
 
 def range_points(res, axis: str, L: float):
     """(values at the axis value of highest mean, at that of lowest mean) at load L."""
     k = axis.replace(".", "__")
-    vs = [float(v) for v in zhang.axis_values(res, axis)]
+    vs = [float(v) for v in zd.axis_values(res, axis)]
     rows = [_vals(res, L, **{k: v}) for v in vs]
     means = [np.nanmean(r) for r in rows]
     return rows[int(np.argmax(means))], rows[int(np.argmin(means))]
@@ -161,11 +162,11 @@ def range_margin(res_a, axis_a, res_b, axis_b, L, ref: float) -> Est:
     independent, so the differences are i.i.d.)."""
     ha, la = range_points(res_a, axis_a, L)
     hb, lb = range_points(res_b, axis_b, L)
-    return zhang.estimate((ha - la) - (hb - lb)).scaled(1.0 / ref)
+    return zd.estimate((ha - la) - (hb - lb)).scaled(1.0 / ref)
 
 
 def _ref(data, L) -> float:
-    b = zhang.baseline_value(data.get("baseline"), zhang.SLOWDOWN, L)
+    b = zd.baseline_value(data.get("baseline"), zd.SLOWDOWN, L)
     return b if np.isfinite(b) and b != 0 else 1.0
 
 
@@ -179,10 +180,10 @@ def headline(key: str, data) -> tuple[str, Est] | None:
     if "fig3a" not in data:
         return None
     f3a = data["fig3a"]
-    loads = zhang.loads(f3a)
+    loads = zd.loads(f3a)
     if key == "F1":
-        lo, hi = min(zhang.axis_values(f3a, SHAPE)), max(zhang.axis_values(f3a, SHAPE))
-        ests = [zhang.estimate(_vals(f3a, L, failures__shape=float(hi)) - _vals(f3a, L, failures__shape=float(lo)))
+        lo, hi = min(zd.axis_values(f3a, SHAPE)), max(zd.axis_values(f3a, SHAPE))
+        ests = [zd.estimate(_vals(f3a, L, failures__shape=float(hi)) - _vals(f3a, L, failures__shape=float(lo)))
                 .scaled(1 / _ref(data, L)) for L in loads]
         i = int(np.argmin([e.mean for e in ests]))
         return f"shape {hi:g} - {lo:g} at load {loads[i]:g}", ests[i]
@@ -204,10 +205,10 @@ def headline(key: str, data) -> tuple[str, Est] | None:
         return f"{FACTOR[name].split('.')[1]} range - shape range at load {loads[i]:g}", ests[i]
     if key == "F5" and "fig4" in data:
         res = data["fig4"]
-        dts = sorted(float(v) for v in zhang.axis_values(res, DOWN))
+        dts = sorted(float(v) for v in zd.axis_values(res, DOWN))
         cands = [(f"down {d / 3600:g} h vs {dts[0] / 60:g} min at load {L:g}",
-                  zhang.relative_paired(_vals(res, L, failures__downtime=d), _vals(res, L, failures__downtime=dts[0])))
-                 for L in zhang.loads(res) for d in dts[1:]]
+                  zd.relative_paired(_vals(res, L, failures__downtime=d), _vals(res, L, failures__downtime=dts[0])))
+                 for L in zd.loads(res) for d in dts[1:]]
         return max(cands, key=lambda c: abs(c[1].mean))
     if key in ("F6", "F7"):
         name = "fig5" if key == "F6" else "fig6"
@@ -220,20 +221,20 @@ def headline(key: str, data) -> tuple[str, Est] | None:
 def largest_cut(res) -> tuple[str, Est]:
     """The most negative relative paired change of slowdown, periodic vs none, over loads,
     failure settings and intervals."""
-    cases = zhang.ckpt_cases(res)
+    cases = zd.ckpt_cases(res)
     none = [c for c in cases if c[0] == "none"][0]
     groups = {tuple((a, float(res.points[a].iloc[i])) for a in (SHAPE, W, ALPHA))
               for i in range(len(res.points))}
     best = None
     for g in sorted(groups):
         fixed = {a.replace(".", "__"): v for a, v in g}
-        for L in zhang.loads(res):
+        for L in zd.loads(res):
             ref = _vals(res, L, checkpoint="none", checkpoint_interval=none[1], **fixed)
             for c in cases:
                 if c[0] == "none":
                     continue
-                e = zhang.relative_paired(_vals(res, L, checkpoint=c[0], checkpoint_interval=c[1], **fixed), ref)
-                label = (f"{zhang.ckpt_label(c)} at load {L:g}, β={g[0][1]:g} W={g[1][1]:g} α={g[2][1]:g}")
+                e = zd.relative_paired(_vals(res, L, checkpoint=c[0], checkpoint_interval=c[1], **fixed), ref)
+                label = (f"{zd.ckpt_label(c)} at load {L:g}, β={g[0][1]:g} W={g[1][1]:g} α={g[2][1]:g}")
                 if best is None or e.mean < best[1].mean:
                     best = (label, e)
     return best
@@ -253,7 +254,7 @@ class Cell:
 
 def evaluate(data, negligible: float) -> dict[str, Cell]:
     out = {}
-    for f in zhang.all_findings(data, negligible):
+    for f in all_findings(data, negligible):
         h = headline(f.key, data)
         out[f.key] = Cell(f.agree, h[0] if h else "", h[1] if h else None)
     return out
@@ -270,7 +271,7 @@ def load_variant(results_dir: Path, v: Variant):
     study_p, base_p = results_dir / f"{v.stem}.h5", results_dir / f"{v.stem}_baseline.h5"
     for p in (study_p, base_p):
         if not p.exists():
-            raise zhang.UsageError(f"{p}: missing (run scripts/zhang_sensitivity.sh)")
+            raise zd.UsageError(f"{p}: missing (run scripts/zhang_sensitivity.sh)")
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         return figure_views(open_results(study_p), open_results(base_p), v.metric)
@@ -349,7 +350,7 @@ def cmd_table(args) -> int:
 
 def cmd_baselines(args) -> int:
     d = Path(args.results_dir)
-    metrics = [(zhang.SLOWDOWN, "slowdown"), ("mean_bounded_slowdown", "bounded (10 s)"),
+    metrics = [(zd.SLOWDOWN, "slowdown"), ("mean_bounded_slowdown", "bounded (10 s)"),
                ("mean_slowdown_above_floor", "runs >= floor")]
     print("No-failure baseline per variant and load: " + ", ".join(m[1] for m in metrics))
     for v in VARIANTS:
@@ -359,8 +360,8 @@ def cmd_baselines(args) -> int:
             warnings.simplefilter("ignore")
             base = open_results(d / f"{v.stem}_baseline.h5")
         parts = []
-        for L in zhang.loads(base):
-            vals = [zhang.estimate(zhang.values(base, m, workload__target_load=L)) for m, _ in metrics]
+        for L in zd.loads(base):
+            vals = [zd.estimate(zd.values(base, m, workload__target_load=L)) for m, _ in metrics]
             parts.append(f"{L:g}: " + " / ".join(f"{e.mean:.3g}" for e in vals))
         print(f"   {v.name:<17} " + "; ".join(parts))
     return 0
@@ -378,7 +379,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         return {"table": cmd_table, "baselines": cmd_baselines}[args.cmd](args)
-    except zhang.UsageError as e:
+    except zd.UsageError as e:
         print(f"zhang_sensitivity.py: error: {e}", file=sys.stderr)
         return 2
 

@@ -2,6 +2,10 @@
 synthetic results files. As in test_fars.py, a strategy's six Kiviat axes are c x FCFS/EASY's,
 so its composite gain is 1 - c^2 exactly."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -131,3 +135,12 @@ def test_paper_table_gives_the_sweep_trends_and_the_lowest_gain(make_results, tm
                  metrics={m: np.array([r[m] for r in base]) for m in base[0]})
     claims = {c: (p, o) for c, p, o in fars_gap.paper_claims(tmp_path)}
     assert claims["Fig. 5 (Weibull): lowest gain"] == ("FSD-D", "FSD-D")
+
+
+def test_fars_py_run_as_a_script_reports_a_sensitivity_error_with_exit_2(tmp_path):
+    # Run as __main__, fars.py must catch the UsageError that fars_gap raises (one class).
+    script = Path(__file__).resolve().parents[1] / "reproduce" / "fars.py"
+    run = subprocess.run([sys.executable, str(script), "sensitivity", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.startswith("fars.py: ") and "no results files" in run.stderr
