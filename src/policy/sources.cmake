@@ -9,5 +9,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/zhang_checkpointing.cpp
   src/policy/least_failure_first.cpp
   src/policy/reliability_aware.cpp
+  src/policy/reliability_order.cpp
   src/policy/ra_opt.cpp
 )
