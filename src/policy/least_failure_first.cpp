@@ -101,18 +101,26 @@ void LffMigration::on_job_end(const ClusterView& v, std::int32_t done, Decisions
               std::min_element(idle_.begin(), idle_.end(), by_failures)->failures <=
           threshold_)
     return;
-  // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first).
-  std::sort(idle_.begin(), idle_.end(), [](const Slot& a, const Slot& b) {
-    return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
-  });
-  std::sort(busy_.begin(), busy_.end(), [](const Slot& a, const Slot& b) {
-    return a.failures != b.failures ? a.failures > b.failures : a.node < b.node;
-  });
-  const std::size_t pairs = std::min(idle_.size(), busy_.size());
-  for (std::size_t i = 0; i < pairs; ++i) {
-    if (busy_[i].failures - idle_[i].failures <= threshold_) break;
-    out.moves.push_back({busy_[i].job, busy_[i].node, idle_[i].node, overhead_s_});
-    moving_until_s_[static_cast<std::size_t>(busy_[i].job)] = now_s + overhead_s_;
+  // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first). The
+  // pairs come off two heaps: most job ends move a few nodes, so sorting both lists would
+  // order far more than is read. (failures, node) is unique in each list, so the pairs are
+  // those of the sorted lists.
+  const auto idle_later = [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures > b.failures : a.node > b.node;
+  };
+  const auto busy_later = [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures < b.failures : a.node > b.node;
+  };
+  std::make_heap(idle_.begin(), idle_.end(), idle_later);
+  std::make_heap(busy_.begin(), busy_.end(), busy_later);
+  for (auto idle_end = idle_.end(), busy_end = busy_.end();
+       idle_end != idle_.begin() && busy_end != busy_.begin(); --idle_end, --busy_end) {
+    const Slot from = busy_.front(), to = idle_.front();
+    if (from.failures - to.failures <= threshold_) break;
+    out.moves.push_back({from.job, from.node, to.node, overhead_s_});
+    moving_until_s_[static_cast<std::size_t>(from.job)] = now_s + overhead_s_;
+    std::pop_heap(idle_.begin(), idle_end, idle_later);
+    std::pop_heap(busy_.begin(), busy_end, busy_later);
   }
 }
 
