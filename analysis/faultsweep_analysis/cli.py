@@ -1,4 +1,5 @@
 """Command line: python3 -m faultsweep_analysis {summary,plot,heatmap} FILE.h5 ...
+                python3 -m faultsweep_analysis scaling CSV --out PNG (bench_scaling's output)
 
 Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
 """
@@ -57,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--mark", choices=["max", "min", "none"], default="max",
                    help="mark the largest (default) or smallest cell, or none")
     h.add_argument("--out", required=True, help="PNG file to write")
+
+    c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
+    c.add_argument("file", help="CSV written by build/bench/bench_scaling")
+    c.add_argument("--out", required=True, help="PNG file to write")
     return p
 
 
@@ -68,6 +73,15 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     warnings.showwarning = _warn_to_stderr
     try:
+        if args.command == "scaling":
+            from .scaling import plot_scaling, read_scaling, slopes
+
+            frame = read_scaling(args.file)
+            with pd.option_context("display.width", 200):
+                print(slopes(frame).to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+            plot_scaling(frame, args.out)
+            print(args.out)
+            return 0
         res = open_results(args.file)
         if args.command == "summary":
             metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
