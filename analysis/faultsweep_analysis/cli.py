@@ -1,4 +1,5 @@
 """Command line: faultsweep-analysis {summary,plot,heatmap,runtime-map} FILE.h5 ...
+                faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
 Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
@@ -67,6 +68,10 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     r.add_argument("--sim", help="checkpoint_sim results over a and I: adds the simulation's "
                    "difference from the chain")
     r.add_argument("--out", required=True, help="PNG file to write")
+
+    c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
+    c.add_argument("file", help="CSV written by build/bench/bench_scaling")
+    c.add_argument("--out", required=True, help="PNG file to write")
     return p
 
 
@@ -78,6 +83,15 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
     args = build_parser(prog).parse_args(argv)
     warnings.showwarning = _warn_to_stderr
     try:
+        if args.command == "scaling":
+            from .scaling import plot_scaling, read_scaling, slopes
+
+            frame = read_scaling(args.file)
+            with pd.option_context("display.width", 200):
+                print(slopes(frame).to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+            plot_scaling(frame, args.out)
+            print(args.out)
+            return 0
         res = open_results(args.file)
         if args.command == "summary":
             metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None

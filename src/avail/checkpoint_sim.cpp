@@ -1,5 +1,6 @@
 #include "faultsweep/avail/checkpoint_sim.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -14,6 +15,8 @@ namespace faultsweep::avail {
 
 namespace {
 
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
 // The pending event of every processor (its next failure or repair), organised as a winner
 // (tournament) tree over P = bit_ceil(N) leaves: node k holds the earliest time below it and the
 // index of that processor; the root is node 1, leaf i is node P + i. Each simulated event changes
@@ -25,12 +28,15 @@ namespace {
 // integers, which compiles to branch-free selects. Ties go to the lower processor index, i.e. to
 // the left subtree, so simultaneous events (possible with constant distributions) are processed
 // in index order.
+//
+// Each node's winner is tagged 2 i + f, f = 1 when processor i's pending event is a failure, so
+// that the kind of the next event comes with the root instead of from a load that depends on it.
 class EventTree {
  public:
   explicit EventTree(int n) : leaves_(std::bit_ceil(static_cast<unsigned>(n))) {
     key_.assign(2 * leaves_, std::bit_cast<std::uint64_t>(kNever));
     win_.assign(2 * leaves_, 0);
-    for (unsigned i = 0; i < leaves_; ++i) win_[leaves_ + i] = i;
+    for (unsigned i = 0; i < leaves_; ++i) win_[leaves_ + i] = 2 * i + 1;
   }
 
   // Sets leaves one by one, then builds the tree bottom-up.
@@ -43,36 +49,37 @@ class EventTree {
     }
   }
 
-  unsigned top() const { return win_[1]; }
+  unsigned top_tag() const { return win_[1]; }
   double top_time() const { return std::bit_cast<double>(key_[1]); }
 
-  // New time for the current winner; replays its path to the root.
+  // New time for the current winner, whose next event is of the other kind; replays its path
+  // to the root.
   void replace_top(double t) {
-    unsigned w = win_[1];
+    unsigned w = win_[1] ^ 1u;
     std::uint64_t kw = to_key(t);
-    for (unsigned k = leaves_ + w; k > 1; k >>= 1) {
+    for (unsigned k = leaves_ + (w >> 1); k > 1; k >>= 1) {
       key_[k] = kw;
       win_[k] = w;
-      // Sibling s takes over if earlier; on a tie only if it is the left one (k odd).
-      // Selection by masks: compilers turn `take ? a : b` back into a branch here.
+      // Sibling s takes over if earlier; on a tie only if it is the left one (k odd). The key
+      // that goes up is the smaller one either way (a tie has equal keys), so the chain from one
+      // level to the next is a compare and a conditional move.
       const unsigned s = k ^ 1u;
       const std::uint64_t ks = key_[s];
       const unsigned ws = win_[s];
-      const std::uint64_t take = -static_cast<std::uint64_t>(ks < kw + (k & 1u));
-      kw ^= (kw ^ ks) & take;
-      w ^= (w ^ ws) & static_cast<unsigned>(take);
+      const bool take = ks < kw + (k & 1u);
+      w = take ? ws : w;
+      kw = std::min(ks, kw);
     }
     key_[1] = kw;
     win_[1] = w;
   }
 
  private:
-  static constexpr double kNever = std::numeric_limits<double>::infinity();
   static std::uint64_t to_key(double t) { return std::bit_cast<std::uint64_t>(t); }
 
   unsigned leaves_;
   std::vector<std::uint64_t> key_;  // [2P]: bit pattern of the earliest time below each node
-  std::vector<unsigned> win_;       // [2P]: the processor it belongs to (padding: +inf)
+  std::vector<unsigned> win_;       // [2P]: the tag of the processor it belongs to
 };
 
 // A fixed-size bit set over processors (one word for N <= 64).
@@ -105,7 +112,105 @@ class Bits {
   std::vector<std::uint64_t> words_;
 };
 
+// The draws of each stream (times to failure, repair times) are made kBatch at a time in a tight
+// loop and handed out in order. A draw is dominated by a log; in a loop of draws alone
+// consecutive logs overlap, whereas one draw per event sits between two tree replays and overlaps
+// with little. Each stream is consumed in the same order as drawing on demand, so results are
+// identical; the engines end up to kBatch draws ahead, which no caller reads.
+constexpr unsigned kBatch = 64;  // a power of two: a position reaching it is one bit test
+void draw_batch(const dist::Dist& d, Engine& e, double (&batch)[kBatch]) {
+  for (double& x : batch) x = d.sample(e);
+}
+
 enum class Phase { recovery, up, down };
+
+// The application's phase and its accounting. It changes only at the rare events (a recovery
+// succeeds, an active processor fails, a repair ends Down), which run out of line, away from the
+// per-event loop.
+struct App {
+  double I, work_per_interval, rho;  // rho: a recovery succeeds after R + I + L (§2)
+  int a;
+  Phase phase = Phase::recovery;
+  double phase_start = 0;   // start of the current recovery, up or down phase
+  double recovery_end = 0;  // when the current recovery succeeds, if no active failure first
+  double useful = 0, recovery_s = 0, up_s = 0, down_s = 0;
+  std::uint64_t active_failures = 0, recoveries_ok = 0, up_intervals = 0;
+
+  // The time from which the loop must call recovery_succeeds (never outside a recovery).
+  double recovery_due() const { return phase == Phase::recovery ? recovery_end : kNever; }
+  // The functional count at which a repair ends Down (-1: never, outside Down).
+  int down_exit() const { return phase == Phase::down ? a : -1; }
+
+  // A recovery that lasted rho without an active failure has succeeded (a failure at exactly
+  // rho comes after the checkpoint): it commits I of useful work and the Up phase begins.
+  [[gnu::noinline]] void recovery_succeeds() {
+    useful += I;
+    ++recoveries_ok;
+    recovery_s += rho;
+    phase = Phase::up;
+    phase_start = recovery_end;
+  }
+
+  // Closes the Up phase at time t: Eq. 3 semantics, only completed intervals are useful.
+  void close_up(double t) {
+    const double n = std::floor((t - phase_start) / I);
+    up_intervals += static_cast<std::uint64_t>(n);
+    useful += n * work_per_interval;
+    up_s += t - phase_start;
+  }
+  void start_recovery(double t) {
+    phase = Phase::recovery;
+    phase_start = t;
+    recovery_end = t + rho;
+  }
+
+  // Active processor i failed at t (actives are functional, so the event was a failure; Down
+  // clears the active set, so the phase is Recovery or Up).
+  [[gnu::noinline]] void active_fails(double t, unsigned i, const Bits& functional, Bits& active,
+                                      int n_functional) {
+    ++active_failures;
+    active.reset(i);
+    if (phase == Phase::up)
+      close_up(t);
+    else
+      recovery_s += t - phase_start;
+    if (n_functional >= a) {
+      // The lowest-index functional spare replaces it and the application recovers at once.
+      const int spare = functional.first_and_not(active);
+      FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
+      active.set(static_cast<unsigned>(spare));
+      start_recovery(t);
+    } else {
+      phase = Phase::down;
+      phase_start = t;
+      active.clear();
+    }
+  }
+
+  // A repair at t (in Down a failure only lowers the count) left exactly a functional
+  // processors: they become the active set and recover (state [R:0]).
+  [[gnu::noinline]] void down_ends(double t, const Bits& functional, Bits& active) {
+    down_s += t - phase_start;
+    active.assign(functional);
+    start_recovery(t);
+  }
+
+  // Closes the phase in progress at the horizon: a recovery counts only if rho completed.
+  void finish(double horizon) {
+    if (phase == Phase::recovery && recovery_end <= horizon) recovery_succeeds();
+    switch (phase) {
+      case Phase::recovery:
+        recovery_s += horizon - phase_start;
+        break;
+      case Phase::up:
+        close_up(horizon);
+        break;
+      case Phase::down:
+        down_s += horizon - phase_start;
+        break;
+    }
+  }
+};
 
 }  // namespace
 
@@ -118,8 +223,6 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
                        cfg.I_s, cfg.C_s, cfg.L_s, cfg.R_s, cfg.horizon_s));
 
   const int N = cfg.N, a = cfg.a;
-  const double I = cfg.I_s, work_per_interval = cfg.I_s - cfg.C_s;
-  const double rho = cfg.R_s + cfg.I_s + cfg.L_s;  // recovery succeeds after R + I + L (§2)
   const double horizon = cfg.horizon_s;
   const dist::Dist failure = cfg.failure, repair = cfg.repair;
 
@@ -134,111 +237,75 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
   }
   tree.build();
   int n_functional = N;
+  std::uint64_t events = 0, n_failures = 0;
 
-  Phase phase = Phase::recovery;
-  double phase_start = 0;     // start of the current recovery, up or down phase
-  double recovery_end = rho;  // when the current recovery succeeds, if no active failure first
-  double useful = 0;
-  double recovery_s = 0, up_s = 0, down_s = 0;
-  std::uint64_t events = 0, n_failures = 0, active_failures = 0;
-  std::uint64_t recoveries_ok = 0, up_intervals = 0;
+  App app{cfg.I_s, cfg.I_s - cfg.C_s, cfg.R_s + cfg.I_s + cfg.L_s, a};
+  app.start_recovery(0);
+  double due = app.recovery_due();
+  int down_exit = app.down_exit();
 
-  // Closes the Up phase at time t: Eq. 3 semantics, only completed intervals are useful.
-  auto close_up = [&](double t) {
-    const double n = std::floor((t - phase_start) / I);
-    up_intervals += static_cast<std::uint64_t>(n);
-    useful += n * work_per_interval;
-    up_s += t - phase_start;
-  };
-  auto start_recovery = [&](double t) {
-    phase = Phase::recovery;
-    phase_start = t;
-    recovery_end = t + rho;
-  };
+  // What an event draws: a repair the next time to failure, a failure its repair time. Both
+  // streams' next values are read before the event's kind is known and one is selected, so the
+  // kind does not feed an indexed load on the way from one event to the next.
+  double batch_f[kBatch], batch_r[kBatch];
+  draw_batch(failure, failures, batch_f);
+  draw_batch(repair, repairs, batch_r);
+  unsigned pos_f = 0, pos_r = 0;
 
-  // What an event draws, indexed by "this event is a failure": a repair draws the next time to
-  // failure, a failure draws its repair time. The next value of each stream is drawn one event
-  // ahead, so that the draw (dominated by a log) runs in parallel with the tree replay instead of
-  // on the critical path from one event to the next; each stream is still consumed in order, so
-  // results are the same as drawing on demand.
-  const dist::Dist* const draw_dist[2] = {&failure, &repair};
-  Engine* const draw_engine[2] = {&failures, &repairs};
-  double ahead[2] = {failure.sample(failures), repair.sample(repairs)};
-
-  for (;;) {
-    const double t = tree.top_time();
-    if (t > horizon) break;
-    const unsigned i = tree.top();
+  // Processor `tag >> 1` fails (active or spare) or is repaired at t; returns the processor.
+  // Both kinds share one code path, selected by data rather than by a branch: they arrive in
+  // random order, and a mispredicted branch per event would cost as much as the draw.
+  auto event = [&](double t, unsigned tag) {
     ++events;
-
-    // A recovery that lasted rho without an active failure has succeeded (a failure at exactly
-    // rho comes after the checkpoint): it commits I of useful work and the Up phase begins.
-    if (phase == Phase::recovery && t >= recovery_end) {
-      useful += I;
-      ++recoveries_ok;
-      recovery_s += rho;
-      phase = Phase::up;
-      phase_start = recovery_end;
-    }
-
-    // Processor i fails (active or spare) or is repaired. Both kinds share one code path, selected
-    // by data rather than by a branch: they arrive in random order, and a mispredicted branch per
-    // event would cost as much as the draw.
-    const unsigned fails = functional.test(i);  // 1: failure, 0: repair
-    tree.replace_top(t + ahead[fails]);
-    ahead[fails] = draw_dist[fails]->sample(*draw_engine[fails]);
+    const unsigned fails = tag & 1u;  // 1: failure, 0: repair
+    const std::uint64_t next_f = std::bit_cast<std::uint64_t>(batch_f[pos_f]);
+    const std::uint64_t next_r = std::bit_cast<std::uint64_t>(batch_r[pos_r]);
+    const std::uint64_t take_r = 0 - std::uint64_t{fails};
+    tree.replace_top(t + std::bit_cast<double>(next_f ^ ((next_f ^ next_r) & take_r)));
+    pos_f += 1 - fails;
+    pos_r += fails;
+    const unsigned i = tag >> 1;
     functional.flip(i);
     n_functional += 1 - 2 * static_cast<int>(fails);
     n_failures += fails;
+    return i;
+  };
 
-    if (active.test(i)) [[unlikely]] {
-      // An active processor failed (actives are functional, so this event is a failure; Down
-      // clears the active set, so the phase is Recovery or Up).
-      ++active_failures;
-      active.reset(i);
-      if (phase == Phase::up)
-        close_up(t);
-      else
-        recovery_s += t - phase_start;
-      if (n_functional >= a) {
-        // The lowest-index functional spare replaces it and the application recovers at once.
-        const int spare = functional.first_and_not(active);
-        FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
-        active.set(static_cast<unsigned>(spare));
-        start_recovery(t);
-      } else {
-        phase = Phase::down;
-        phase_start = t;
-        active.clear();
-      }
-    } else if (phase == Phase::down && n_functional == a) [[unlikely]] {
-      // A repair (in Down a failure only lowers the count) left exactly a functional processors:
-      // they become the active set and recover (state [R:0]).
-      down_s += t - phase_start;
-      active.assign(functional);
-      start_recovery(t);
+  // The inner loop runs the events that change nothing but the processors and makes no call;
+  // everything else (a recovery ending, an active failure, the end of Down, a spent batch of
+  // draws, the horizon) drops to the outer loop.
+  for (;;) {
+    double t;
+    unsigned i;
+    for (;;) {
+      t = tree.top_time();
+      if (t > horizon || t >= due) [[unlikely]]
+        break;
+      i = event(t, tree.top_tag());
+      if ((active.test(i) | static_cast<unsigned>(n_functional == down_exit) |
+           ((pos_f | pos_r) & kBatch)) != 0) [[unlikely]]
+        goto attend;
     }
+    if (t > horizon) break;
+    app.recovery_succeeds();
+    due = kNever;
+    i = event(t, tree.top_tag());
+  attend:
+    if (pos_f == kBatch) draw_batch(failure, failures, batch_f), pos_f = 0;
+    if (pos_r == kBatch) draw_batch(repair, repairs, batch_r), pos_r = 0;
+    if (active.test(i))
+      app.active_fails(t, i, functional, active, n_functional);
+    else if (n_functional == down_exit)
+      app.down_ends(t, functional, active);
+    due = app.recovery_due();
+    down_exit = app.down_exit();
   }
-
-  // Close the phase in progress at the horizon: a recovery counts only if rho completed.
-  if (phase == Phase::recovery && recovery_end <= horizon) {
-    useful += I;
-    ++recoveries_ok;
-    recovery_s += rho;
-    phase = Phase::up;
-    phase_start = recovery_end;
-  }
-  switch (phase) {
-    case Phase::recovery:
-      recovery_s += horizon - phase_start;
-      break;
-    case Phase::up:
-      close_up(horizon);
-      break;
-    case Phase::down:
-      down_s += horizon - phase_start;
-      break;
-  }
+  app.finish(horizon);
+  const Phase phase = app.phase;
+  const double useful = app.useful, recovery_s = app.recovery_s, up_s = app.up_s,
+               down_s = app.down_s, I = app.I, work_per_interval = app.work_per_interval;
+  const std::uint64_t active_failures = app.active_failures, recoveries_ok = app.recoveries_ok,
+                      up_intervals = app.up_intervals;
 
   SimResult r;
   r.useful_s = useful;

@@ -1,27 +1,62 @@
 #include "faultsweep/policy/least_failure_first.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/zhang_checkpointing.hpp"
 
 namespace faultsweep::policy {
 
-// Zhang §5.2.3 "Initial Assignment": the safest free nodes (lowest failure count so far).
+void LeastFailureFirst::sync(const failures::NodeHistory& h) {
+  const auto nodes = static_cast<std::size_t>(h.nodes());
+  if (count_of_.size() != nodes) {
+    // All nodes start in bucket 0 (no failure).
+    by_count_.assign(1, Bucket{std::vector<std::uint64_t>((nodes + 63) / 64, 0), 0});
+    for (std::size_t n = 0; n < nodes; ++n)
+      by_count_[0].words[n >> 6] |= std::uint64_t{1} << (n & 63);
+    by_count_[0].size = static_cast<std::int64_t>(nodes);
+    count_of_.assign(nodes, 0);
+    synced_total_ = 0;
+  }
+  if (h.total_failures() == synced_total_) return;
+  synced_total_ = h.total_failures();
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const std::int64_t c = h.failures(static_cast<std::int32_t>(n));
+    const std::int64_t old = count_of_[n];
+    if (c == old) continue;
+    const auto to = static_cast<std::size_t>(c);
+    if (to >= by_count_.size())
+      by_count_.resize(to + 1, Bucket{std::vector<std::uint64_t>(by_count_[0].words.size(), 0), 0});
+    const std::uint64_t bit = std::uint64_t{1} << (n & 63);
+    by_count_[static_cast<std::size_t>(old)].words[n >> 6] &= ~bit;
+    --by_count_[static_cast<std::size_t>(old)].size;
+    by_count_[to].words[n >> 6] |= bit;
+    ++by_count_[to].size;
+    count_of_[n] = c;
+  }
+}
+
+// Zhang §5.2.3 "Initial Assignment": the safest free nodes (lowest failure count so far), ties by
+// the lower id: the free members of the buckets in count order, each in id order.
 void LeastFailureFirst::allocate(const AllocationContext& ctx, const NodeSet& free,
                                  std::span<std::int32_t> out) {
   FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "lff: not enough nodes");
-  if (scratch_.capacity() < static_cast<std::size_t>(free.nodes()))
-    scratch_.reserve(static_cast<std::size_t>(free.nodes()));
-  scratch_.clear();
-  for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1))
-    scratch_.push_back({ctx.history != nullptr ? ctx.history->failures(n) : 0, n});
-  const auto safer = [](const Ranked& a, const Ranked& b) {
-    return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
-  };
-  const auto k = static_cast<std::ptrdiff_t>(out.size());
-  std::partial_sort(scratch_.begin(), scratch_.begin() + k, scratch_.end(), safer);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = scratch_[i].node;
+  std::size_t k = 0;
+  if (ctx.history == nullptr) {  // no history (tests): every count is 0, so first fit
+    for (int n = free.next_from(0); k < out.size(); n = free.next_from(n + 1)) out[k++] = n;
+    return;
+  }
+  sync(*ctx.history);
+  const std::vector<std::uint64_t>& f = free.words();
+  for (const Bucket& b : by_count_) {
+    if (b.size == 0) continue;
+    for (std::size_t w = 0; w < f.size() && k < out.size(); ++w)
+      for (std::uint64_t bits = b.words[w] & f[w]; bits != 0 && k < out.size(); bits &= bits - 1)
+        out[k++] =
+            static_cast<std::int32_t>(64 * w + static_cast<std::size_t>(std::countr_zero(bits)));
+    if (k == out.size()) return;
+  }
 }
 
 LffMigration::LffMigration(const Params& point) {
@@ -66,18 +101,26 @@ void LffMigration::on_job_end(const ClusterView& v, std::int32_t done, Decisions
               std::min_element(idle_.begin(), idle_.end(), by_failures)->failures <=
           threshold_)
     return;
-  // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first).
-  std::sort(idle_.begin(), idle_.end(), [](const Slot& a, const Slot& b) {
-    return a.failures != b.failures ? a.failures < b.failures : a.node < b.node;
-  });
-  std::sort(busy_.begin(), busy_.end(), [](const Slot& a, const Slot& b) {
-    return a.failures != b.failures ? a.failures > b.failures : a.node < b.node;
-  });
-  const std::size_t pairs = std::min(idle_.size(), busy_.size());
-  for (std::size_t i = 0; i < pairs; ++i) {
-    if (busy_[i].failures - idle_[i].failures <= threshold_) break;
-    out.moves.push_back({busy_[i].job, busy_[i].node, idle_[i].node, overhead_s_});
-    moving_until_s_[static_cast<std::size_t>(busy_[i].job)] = now_s + overhead_s_;
+  // Pair the least safe busy nodes with the safest idle ones (ties: lower node id first). The
+  // pairs come off two heaps: most job ends move a few nodes, so sorting both lists would
+  // order far more than is read. (failures, node) is unique in each list, so the pairs are
+  // those of the sorted lists.
+  const auto idle_later = [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures > b.failures : a.node > b.node;
+  };
+  const auto busy_later = [](const Slot& a, const Slot& b) {
+    return a.failures != b.failures ? a.failures < b.failures : a.node > b.node;
+  };
+  std::make_heap(idle_.begin(), idle_.end(), idle_later);
+  std::make_heap(busy_.begin(), busy_.end(), busy_later);
+  for (auto idle_end = idle_.end(), busy_end = busy_.end();
+       idle_end != idle_.begin() && busy_end != busy_.begin(); --idle_end, --busy_end) {
+    const Slot from = busy_.front(), to = idle_.front();
+    if (from.failures - to.failures <= threshold_) break;
+    out.moves.push_back({from.job, from.node, to.node, overhead_s_});
+    moving_until_s_[static_cast<std::size_t>(from.job)] = now_s + overhead_s_;
+    std::pop_heap(idle_.begin(), idle_end, idle_later);
+    std::pop_heap(busy_.begin(), busy_end, busy_later);
   }
 }
 

@@ -51,17 +51,21 @@ double expected_completion(std::span<const PlanNode> nodes, int k, double runtim
   return eq_6_1(t, h, reliability::integrate_survival(system_hazard), recovery_s);
 }
 
-int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
-                const workload::Speedup& speedup, double recovery_s) {
-  const int n = static_cast<int>(nodes.size());
+namespace {
+
+// Fig. 6.6 over n nodes read one by one in order: node_at(i) for increasing i (it may produce
+// the order lazily; growth usually stops long before n).
+template <class NodeAt>
+int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup& speedup,
+         double recovery_s) {
   FS_CHECK(n >= 1, "ra_opt_grow without nodes");
   // One quadrature grid for M = int R_sys (Eq. 4.12) of every k: from 2^-30 x the median of the
   // first node that can fail (a system of k nodes of shape >= 0.5 has a median >= k^-2 times
   // its most reliable node's, k <= 2^15), to 2^40 x that median (survival_grid's margins).
-  std::size_t lead = 0;
-  while (lead < nodes.size() && !(nodes[lead].scale_s < kInf)) ++lead;
-  if (lead == nodes.size()) return n;  // no node can fail: T_c(k) decreases with k
-  const PlanNode& ref = nodes[lead];
+  int lead = 0;
+  while (lead < n && !(node_at(lead).scale_s < kInf)) ++lead;
+  if (lead == n) return n;  // no node can fail: T_c(k) decreases with k
+  const PlanNode ref = node_at(lead);
   const double hi = reliability::median_of([&](double y) { return ref.hazard(y); });
   const reliability::SurvivalGrid grid = reliability::survival_grid(hi * std::ldexp(1.0, -30), hi);
   std::vector<double> h(grid.y.size(), 0.0);
@@ -83,22 +87,32 @@ int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
   const auto expected = [&](int k) {
     const double t = runtime_at(runtime_one_s, speedup, k);
     double hz = 0;
-    for (int i = 0; i < k; ++i) hz += nodes[static_cast<std::size_t>(i)].hazard(t);
+    for (int i = 0; i < k; ++i) hz += node_at(i).hazard(t);
     return hz <= 0 ? t : eq_6_1(t, hz, mttf(), recovery_s);
   };
   // Fig. 6.6 lines 7-11: the most reliable node, then grow while E[T_c(k+1)] <= E[T_c(k)].
-  add_node(nodes[0]);
+  add_node(node_at(0));
   int k = 1;
   double e = expected(1);
   while (k < n) {
     stop_point();  // the search is O(n^2) hazards: seconds on 10^4 nodes
-    add_node(nodes[static_cast<std::size_t>(k)]);
+    add_node(node_at(k));
     const double next = expected(k + 1);
     if (!(next <= e)) break;
     e = next;
     ++k;
   }
   return k;
+}
+
+}  // namespace
+
+int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
+                const workload::Speedup& speedup, double recovery_s) {
+  return grow(
+      static_cast<int>(nodes.size()),
+      [&](int i) -> const PlanNode& { return nodes[static_cast<std::size_t>(i)]; }, runtime_one_s,
+      speedup, recovery_s);
 }
 
 RaOptSize::RaOptSize(reliability::OnlineOptions options, double recovery_s)
@@ -112,22 +126,37 @@ std::int32_t RaOptSize::choose(const SizeRequest& r) const {
   model_.update(*r.history, r.now_s);
   // T_c(1) from the estimate at the requested size (Eq. 6.2 or 6.3).
   const double one_s = r.estimate_s / speedup.relative_time(r.requested);
+  // Before the first refit every node is alike and never fails: T_c(k) decreases with k.
+  if (!(model_.refit_instant() > 0)) return r.free_nodes;
   // Fig. 6.6 lines 2-5: R(i) over the one-node run time, sorted descending (hazard ascending).
-  order_.clear();
-  for (int n = r.free->next_from(0); n >= 0; n = r.free->next_from(n + 1))
-    order_.emplace_back(model_.hazard(*r.history, n, r.now_s, one_s), n);
-  std::sort(order_.begin(), order_.end());
   // Jobs started earlier in this pass (allocator "ra") took the most reliable of the free set.
-  const std::size_t skip = order_.size() - static_cast<std::size_t>(r.free_nodes);
-  plan_.clear();
-  for (std::size_t i = skip; i < order_.size(); ++i) {
-    const std::int32_t n = order_[i].second;
-    const double last = r.history->last_failure_s(n);
-    const double age = std::max(0.0, r.now_s - (last == failures::NodeHistory::kNever ? 0 : last));
-    const bool fitted = model_.refit_instant() > 0;  // before the first refit: all alike
-    plan_.push_back({fitted ? model_.shape(n) : 1.0, fitted ? model_.scale_s(n) : kInf, age});
-  }
-  return ra_opt_grow(plan_, one_s, speedup, recovery_s_);
+  // Growing k reads the order only up to where it stops, so the order is produced for a prefix
+  // of the nodes, doubled whenever the growth reads past it.
+  order_nodes_.sync(model_, r.history->nodes());
+  const auto skip = static_cast<std::size_t>(r.free->count() - r.free_nodes);
+  const auto all = static_cast<std::size_t>(r.free_nodes);
+  const auto extend = [&](std::size_t m) {
+    order_.clear();
+    order_nodes_.candidates(model_, *r.history, *r.free, r.now_s, one_s, skip + m, order_);
+    const auto end = order_.begin() + static_cast<std::ptrdiff_t>(skip + m);
+    if (end != order_.end()) std::nth_element(order_.begin(), end - 1, order_.end());
+    std::sort(order_.begin(), end);
+    plan_.clear();
+    for (auto it = order_.begin() + static_cast<std::ptrdiff_t>(skip); it != end; ++it) {
+      const std::int32_t n = it->second;
+      const double last = r.history->last_failure_s(n);
+      const double age =
+          std::max(0.0, r.now_s - (last == failures::NodeHistory::kNever ? 0 : last));
+      plan_.push_back({model_.shape(n), model_.scale_s(n), age});
+    }
+  };
+  extend(std::min<std::size_t>(64, all));
+  const auto node_at = [&](int i) {
+    const auto at = static_cast<std::size_t>(i);
+    if (at >= plan_.size()) extend(std::min(std::max(2 * plan_.size(), at + 1), all));
+    return plan_[at];
+  };
+  return grow(static_cast<int>(all), node_at, one_s, speedup, recovery_s_);
 }
 
 std::int32_t AllSize::choose(const SizeRequest& r) const {

@@ -71,29 +71,39 @@ void ReliabilityAllocator::allocate(const AllocationContext& ctx, const NodeSet&
   FS_CHECK(ctx.history != nullptr, "reliability-aware allocator without the node history");
   if (out.empty()) return;
   model_.update(*ctx.history, ctx.now_s);
+  const std::size_t k = out.size();
+  if (mode_ == ReliabilityMode::ra) return allocate_most_reliable(ctx, free, out);
   ids_.clear();
   hazard_.clear();
   for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1)) {
     ids_.push_back(n);
     hazard_.push_back(model_.hazard(*ctx.history, n, ctx.now_s, ctx.est_wall_s));
   }
-  const std::size_t k = out.size();
-  if (mode_ == ReliabilityMode::ra) {
-    // §6.4.1.3: the k most reliable (least -log R over the run time), ties by id.
-    order_.clear();
-    for (std::size_t i = 0; i < ids_.size(); ++i) order_.emplace_back(hazard_[i], ids_[i]);
-    // The k least (hazard, id) pairs (unique keys: the same set as a full sort), O(n + k log k).
-    const auto kth = order_.begin() + static_cast<std::ptrdiff_t>(k);
-    if (k < order_.size()) std::nth_element(order_.begin(), kth - 1, order_.end());
-    std::sort(order_.begin(), kth);
-    for (std::size_t i = 0; i < k; ++i) out[i] = order_[i].second;
-    return;
-  }
   // Fig. 5.1 (RAS): max R_sys; Fig. 5.4 (LJRAS): max for jobs longer than the threshold, min
   // R_sys for the others.
   const bool most = mode_ == ReliabilityMode::ras || ctx.est_wall_s > threshold_s_;
   const std::size_t at = best_window(hazard_, k, most);
   for (std::size_t i = 0; i < k; ++i) out[i] = ids_[at + i];
+}
+
+void ReliabilityAllocator::allocate_most_reliable(const AllocationContext& ctx, const NodeSet& free,
+                                                  std::span<std::int32_t> out) {
+  // §6.4.1.3: the k most reliable (least -log R over the run time), ties by id.
+  const std::size_t k = out.size();
+  if (!(model_.refit_instant() > 0)) {
+    // Nothing fitted yet: every hazard is 0, so the k lowest ids.
+    int n = free.next_from(0);
+    for (std::size_t i = 0; i < k; ++i, n = free.next_from(n + 1)) out[i] = n;
+    return;
+  }
+  order_nodes_.sync(model_, ctx.history->nodes());
+  order_.clear();
+  order_nodes_.candidates(model_, *ctx.history, free, ctx.now_s, ctx.est_wall_s, k, order_);
+  // The k least (hazard, id) pairs (unique keys: the same set as a full sort), O(n + k log k).
+  const auto kth = order_.begin() + static_cast<std::ptrdiff_t>(k);
+  if (k < order_.size()) std::nth_element(order_.begin(), kth - 1, order_.end());
+  std::sort(order_.begin(), kth);
+  for (std::size_t i = 0; i < k; ++i) out[i] = order_[i].second;
 }
 
 std::unique_ptr<Allocator> make_reliability_allocator(ReliabilityMode mode, const Params& p) {

@@ -10,6 +10,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/zhang_checkpointing.cpp
   src/policy/least_failure_first.cpp
   src/policy/reliability_aware.cpp
+  src/policy/reliability_order.cpp
   src/policy/ra_opt.cpp
 )
 # Plug-ins: one file each (the class, its factory and its traits) plus one row in registry.cpp;

@@ -4,4 +4,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_moldable.cpp
   unit/test_fars_select.cpp
   unit/test_reliability_alloc.cpp
+  unit/test_reliability_order.cpp
 )

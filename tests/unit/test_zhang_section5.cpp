@@ -231,6 +231,39 @@ TEST_CASE("zhang: Least Failure First allocates the lowest counts and never read
   CHECK(spy.got[1] == std::vector<std::int32_t>{2, 3, 1});
 }
 
+TEST_CASE("zhang: LFF's failure-count buckets give a sort's (failures, id) order as counts change",
+          "[zhang][lff][policy]") {
+  // One allocator across calls while failures accumulate between them (some nodes many times,
+  // so counts reach values no node had before), against a full sort of the free nodes.
+  const int nodes = 200;
+  failures::NodeHistory h;
+  h.reset(nodes, false);
+  Engine rng = make_stream(7, 0, Purpose::failures, "lff_buckets");
+  policy::LeastFailureFirst lff;
+  for (int step = 0; step < 30; ++step) {
+    for (int f = 0; f < 25; ++f) {
+      const auto n = static_cast<std::int32_t>(uniform01(rng) * uniform01(rng) * nodes);
+      h.record_failure(n, step);
+    }
+    policy::NodeSet free(nodes);
+    for (int n = 0; n < nodes; ++n)
+      if (uniform01(rng) < 0.6) free.insert(n);
+    std::vector<std::pair<std::int64_t, std::int32_t>> sorted;
+    for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1))
+      sorted.emplace_back(h.failures(n), n);
+    std::sort(sorted.begin(), sorted.end());
+    policy::AllocationContext ctx;
+    ctx.history = &h;
+    for (const int k : {1, 5, free.count() / 2, free.count()}) {
+      std::vector<std::int32_t> out(static_cast<std::size_t>(k)), want;
+      lff.allocate(ctx, free, out);
+      for (int i = 0; i < k; ++i) want.push_back(sorted[static_cast<std::size_t>(i)].second);
+      INFO("step " << step << ", k " << k);
+      CHECK(out == want);
+    }
+  }
+}
+
 TEST_CASE("zhang: LFF migrates a later-started job to safer freed nodes only past the threshold",
           "[zhang][lff][sim]") {
   // 4 idle nodes; node 2 fails 3 times and node 3 once before any job starts. At t = 10 job A

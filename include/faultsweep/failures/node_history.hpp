@@ -17,6 +17,7 @@ class NodeHistory {
   void reset(int nodes, bool keep_times) {
     const auto n = static_cast<std::size_t>(nodes);
     failures_.assign(n, 0);
+    total_failures_ = 0;
     last_failure_s_.assign(n, kNever);
     last_repair_s_.assign(n, kNever);
     keep_times_ = keep_times;
@@ -25,6 +26,7 @@ class NodeHistory {
   void record_failure(std::int32_t node, double t_s) {
     const auto i = static_cast<std::size_t>(node);
     ++failures_[i];
+    ++total_failures_;
     last_failure_s_[i] = t_s;
     if (keep_times_) times_[i].push_back(t_s);
   }
@@ -35,6 +37,9 @@ class NodeHistory {
   int nodes() const { return static_cast<int>(failures_.size()); }
   // Failures of the node so far (a failure of a node already down counts too).
   std::int64_t failures(std::int32_t node) const { return failures_[idx(node)]; }
+  // Failures of all nodes so far: a reader keeping per-node counts knows from it whether any
+  // changed since it last looked.
+  std::int64_t total_failures() const { return total_failures_; }
   // -inf before the first failure / repair.
   double last_failure_s(std::int32_t node) const { return last_failure_s_[idx(node)]; }
   double last_repair_s(std::int32_t node) const { return last_repair_s_[idx(node)]; }
@@ -50,6 +55,7 @@ class NodeHistory {
  private:
   static std::size_t idx(std::int32_t node) { return static_cast<std::size_t>(node); }
   std::vector<std::int64_t> failures_;
+  std::int64_t total_failures_ = 0;
   std::vector<double> last_failure_s_, last_repair_s_;
   std::vector<std::vector<double>> times_;
   bool keep_times_ = false;

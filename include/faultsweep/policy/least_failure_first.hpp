@@ -28,16 +28,24 @@ class LeastFailureFirst final : public Allocator {
  public:
   using Allocator::allocate;
   std::string_view name() const override { return "lff"; }
-  // Allocates memory once (its scratch buffer, on the first call), never after.
+  // Allocates memory only when a node reaches a failure count that no node had before.
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
 
  private:
-  struct Ranked {
-    std::int64_t failures;
-    std::int32_t node;
+  // Brings the buckets to the history's counts (a pass over the nodes only if failures happened
+  // since the last call).
+  void sync(const failures::NodeHistory& h);
+
+  // Every node in the bucket of its failure count (a bitset by id, and its size), so that the k
+  // safest free nodes are the free members of the first buckets in id order, without a sort.
+  struct Bucket {
+    std::vector<std::uint64_t> words;
+    std::int64_t size = 0;
   };
-  std::vector<Ranked> scratch_;
+  std::vector<Bucket> by_count_;
+  std::vector<std::int64_t> count_of_;  // the bucket of each node
+  std::int64_t synced_total_ = -1;
 };
 
 class LffMigration final : public RuntimeStrategy {

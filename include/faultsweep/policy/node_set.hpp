@@ -30,6 +30,8 @@ class NodeSet {
     words_[word(n)] &= ~(std::uint64_t{1} << bit(n));
     --count_;
   }
+  // Bit n % 64 of word n / 64 is set iff n is a member (bits past nodes() are clear).
+  const std::vector<std::uint64_t>& words() const { return words_; }
   // The lowest member >= from, or -1.
   int next_from(int from) const {
     if (from >= nodes_) return -1;

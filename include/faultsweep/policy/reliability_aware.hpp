@@ -35,6 +35,7 @@
 #include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/reliability_order.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/reliability/online.hpp"
 
@@ -55,8 +56,13 @@ class ReliabilityAllocator final : public Allocator {
   const reliability::OnlineReliability& model() const { return model_; }
 
  private:
+  // Mode ra: the k least (hazard, id) of the free nodes.
+  void allocate_most_reliable(const AllocationContext& ctx, const NodeSet& free,
+                              std::span<std::int32_t> out);
+
   ReliabilityMode mode_;
   reliability::OnlineReliability model_;
+  ReliabilityOrder order_nodes_;
   double threshold_s_;
   std::vector<std::int32_t> ids_;
   std::vector<double> hazard_;
@@ -97,6 +103,7 @@ class RaOptSize final : public SizeChooser {
 
  private:
   mutable reliability::OnlineReliability model_;
+  mutable ReliabilityOrder order_nodes_;
   double recovery_s_;
   mutable std::vector<std::pair<double, std::int32_t>> order_;
   mutable std::vector<PlanNode> plan_;

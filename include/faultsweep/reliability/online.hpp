@@ -63,6 +63,11 @@ class OnlineReliability {
   // scale in seconds (+inf: never failed).
   double shape(std::int32_t node) const { return shape_[static_cast<std::size_t>(node)]; }
   double scale_s(std::int32_t node) const { return scale_s_[static_cast<std::size_t>(node)]; }
+  // True if the node's law at the last refit instant is its own Weibull MLE; false: the
+  // exponential of rate n / tau, or the pooled rate if n = 0 (n = failures(node)).
+  bool own_fit(std::int32_t node) const { return fitted_n_[static_cast<std::size_t>(node)] >= 0; }
+  // The node's failures at or before the last refit instant.
+  std::int64_t failures(std::int32_t node) const { return counts_[static_cast<std::size_t>(node)]; }
 
  private:
   void refit_node(const failures::NodeHistory& h, std::int32_t node, std::int64_t n);

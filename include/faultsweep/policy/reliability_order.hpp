@@ -1,0 +1,54 @@
+#pragma once
+// The free nodes in the order of their cumulative hazard over a job's run time x, -log R_i
+// (reliability/online.hpp), ties by id, without computing every node's hazard for every job.
+//
+// Between two refits every node whose law is exponential has scale tau / n (n its failures at or
+// before the refit instant tau) or, with n = 0, the machine's pooled scale; its hazard is x /
+// scale whatever its age. Such nodes are kept in buckets of equal scale, sorted by descending
+// scale: as x / scale is monotone in scale (also after rounding), the buckets come in
+// non-decreasing hazard for every x, and within one bucket (equal hazards) the order is by id.
+// Only nodes with their own Weibull fit, whose order depends on their age and on x, are
+// evaluated one by one. Rebuilt at each refit, O(N); a query costs about the free-set words of
+// the buckets it visits plus the Weibull-fitted nodes, instead of a hazard and a sort per node.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/reliability/online.hpp"
+
+namespace faultsweep::policy {
+
+class ReliabilityOrder {
+ public:
+  using Ranked = std::pair<double, std::int32_t>;  // (hazard over x, node id)
+
+  // Brings the buckets to the model's last refit (a no-op if they are already).
+  void sync(const reliability::OnlineReliability& model, int nodes);
+
+  // Appends to `out` a set of (hazard, id) pairs of free nodes that contains the k least of all
+  // free nodes (k <= free.count()); each hazard is model.hazard(h, id, now_s, x_s). The caller
+  // selects the k least. Requires sync() after the model's last update and a refit instant > 0.
+  void candidates(const reliability::OnlineReliability& model, const failures::NodeHistory& h,
+                  const NodeSet& free, double now_s, double x_s, std::size_t k,
+                  std::vector<Ranked>& out) const;
+
+ private:
+  struct Bucket {
+    double scale_s = 0;                // the scale every member shares
+    std::vector<std::uint64_t> words;  // members, a bitset by id
+  };
+  // Appends the free members of bucket b with the lowest ids, at most `limit`, with hazard
+  // `hazard`; returns how many.
+  std::size_t take_lowest(const Bucket& b, const NodeSet& free, double hazard, std::size_t limit,
+                          std::vector<Ranked>& out) const;
+
+  std::int64_t synced_refits_ = -1;
+  std::vector<Bucket> buckets_;            // by descending scale (only non-empty ones)
+  std::vector<std::int32_t> own_fit_;      // nodes with their own Weibull fit
+  std::vector<std::int32_t> bucket_of_n_;  // scratch: bucket index by failure count
+  std::vector<Bucket> spare_;              // scratch: emptied buckets, reused
+};
+
+}  // namespace faultsweep::policy
