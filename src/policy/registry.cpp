@@ -89,29 +89,36 @@ constexpr std::string_view kBucketPredictor =
     "{ precision = 1, recall = 1 } is Zhang's exact bucket oracle";
 
 // FARS (Li et al. 2009): reads the predictor every fars.interval, keeps the head's reservation.
-constexpr StrategyTraits kFars{.needs_predictor = true,
-                               .predictor_hint = kFarsPredictor,
-                               .needs_failures = true,
-                               .stateless_queue_only = true,
-                               .table = "fars",
-                               .table_required = true,
-                               .table_hint = "{ interval = ..., ... }",
-                               .table_spec = fars_table_spec,
-                               .validate = validate_fars_table};
+constexpr StrategyTraits fars_traits() {
+  StrategyTraits t;
+  t.needs_predictor = true;
+  t.predictor_hint = kFarsPredictor;
+  t.needs_failures = true;
+  t.stateless_queue_only = true;
+  t.table = "fars";
+  t.table_required = true;
+  t.table_hint = "{ interval = ..., ... }";
+  t.table_spec = fars_table_spec;
+  t.validate = validate_fars_table;
+  return t;
+}
+
 // Zhang et al. §5.2: the `zhang` table; the bucket heuristics read the predictor.
-constexpr StrategyTraits kZhang{
-    .table = "zhang", .table_spec = zhang_table_spec, .validate = validate_zhang_table};
-constexpr StrategyTraits kZhangCheckpoint{.checkpoints_jobs = true,
-                                          .table = "zhang",
-                                          .table_spec = zhang_table_spec,
-                                          .validate = validate_zhang_table};
-constexpr StrategyTraits kBucket{.needs_predictor = true,
-                                 .predictor_hint = kBucketPredictor,
-                                 .needs_failures = true,
-                                 .checkpoints_jobs = true,
-                                 .table = "zhang",
-                                 .table_spec = zhang_table_spec,
-                                 .validate = validate_zhang_table};
+constexpr StrategyTraits zhang_traits(bool checkpoints, bool buckets) {
+  StrategyTraits t;
+  t.checkpoints_jobs = checkpoints;
+  t.needs_predictor = buckets;
+  t.predictor_hint = buckets ? kBucketPredictor : std::string_view();
+  t.needs_failures = buckets;
+  t.table = "zhang";
+  t.table_spec = zhang_table_spec;
+  t.validate = validate_zhang_table;
+  return t;
+}
+constexpr StrategyTraits kFars = fars_traits();
+constexpr StrategyTraits kZhang = zhang_traits(false, false);
+constexpr StrategyTraits kZhangCheckpoint = zhang_traits(true, false);
+constexpr StrategyTraits kBucket = zhang_traits(true, true);
 
 }  // namespace
 

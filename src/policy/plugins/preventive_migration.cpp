@@ -129,11 +129,13 @@ std::unique_ptr<RuntimeStrategy> make_preventive_migration(const Params& point) 
 }
 
 StrategyTraits preventive_migration_traits() {
-  return {.needs_failures = true,
-          .table = "preventive",
-          .table_spec = preventive_table_spec,
-          .validate = validate_preventive,
-          .metrics = preventive_metrics};
+  StrategyTraits t;
+  t.needs_failures = true;
+  t.table = "preventive";
+  t.table_spec = preventive_table_spec;
+  t.validate = validate_preventive;
+  t.metrics = preventive_metrics;
+  return t;
 }
 
 }  // namespace faultsweep::policy
