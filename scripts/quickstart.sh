@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p results
-mpirun --allow-run-as-root --oversubscribe -np 2 build/faultsweep run jobs/quickstart.toml --overwrite
+mpirun -q --allow-run-as-root --oversubscribe -np 2 build/faultsweep run jobs/quickstart.toml --overwrite
 build/faultsweep run jobs/quickstart_chain.toml --overwrite
 build/faultsweep inspect results/quickstart.h5
 export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"

@@ -21,7 +21,7 @@ study_run() {
   local prefix=$1 job=$2 t0
   "$study_bin" check "$job" >/dev/null
   t0=$(date +%s)
-  nice -n "${NICE:-0}" mpirun --allow-run-as-root --oversubscribe -np "$study_ranks" \
+  nice -n "${NICE:-0}" mpirun -q --allow-run-as-root --oversubscribe -np "$study_ranks" \
     "$study_bin" run "$job" "$study_flag" -q
   echo "$prefix: $job in $(( $(date +%s) - t0 )) s on $study_ranks ranks"
 }

@@ -17,7 +17,7 @@ fs_log() { echo "faultsweep-slurm: $*" >&2; }
 fs_load_site() {
   local site=${1:-}
   : "${FS_PARTITION:=}" "${FS_ACCOUNT:=}" "${FS_QOS:=}" "${FS_MODULES:=}" "${FS_SETUP:=}"
-  : "${FS_BIN:=faultsweep}" "${FS_LAUNCHER:=mpirun}" "${FS_MPIRUN_FLAGS:=}"
+  : "${FS_BIN:=faultsweep}" "${FS_LAUNCHER:=mpirun}" "${FS_MPIRUN_FLAGS=-q}"
   : "${FS_SRUN_FLAGS:=--mpi=pmix}" "${FS_NTASKS:=2}" "${FS_NODES:=}" "${FS_TIME:=01:00:00}"
   : "${FS_SIGNAL_LEAD:=120}" "${FS_MAX_RESUBMITS:=20}" "${FS_LOG_ROOT:=slurm-logs}"
   [ -n "${FS_SBATCH_EXTRA+x}" ] || FS_SBATCH_EXTRA=()

@@ -140,7 +140,7 @@ TOML
 cat >"$RUN/site.conf" <<SITE
 FS_BIN="$FS"
 FS_LAUNCHER=mpirun
-FS_MPIRUN_FLAGS="--allow-run-as-root --oversubscribe"
+FS_MPIRUN_FLAGS="-q --allow-run-as-root --oversubscribe"
 FS_TIME=1
 FS_SIGNAL_LEAD=30
 FS_MAX_RESUBMITS=10
