@@ -18,145 +18,15 @@
 #include "faultsweep/sweep/progress.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
+#include "workers.hpp"
 
 namespace faultsweep::sweep {
 namespace mpi = boost::mpi;
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Runs a batch until done or `cancelled()` says stop; never throws (but `flush` may). Every
-// kReportIntervalS it hands the tasks finished so far to `flush` (a partial report) and goes on.
-template <class Cancelled, class Flush>
-Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Cancelled cancelled,
-                 Flush flush) {
-  Report rep;
-  const std::size_t M = job.metric_count();
-  std::vector<double> out(M);
-  const auto interval = std::chrono::duration<double>(kReportIntervalS);
-  auto last_flush = Clock::now();
-  for (std::uint64_t t : tasks) {
-    if (!rep.tasks.empty() && Clock::now() - last_flush >= interval) {
-      rep.partial = true;
-      flush(rep);
-      rep = Report{};
-      last_flush = Clock::now();
-    }
-    if (cancelled()) break;
-    try {
-      run_task(job, t, out);
-    } catch (const Interrupted&) {
-      break;  // a stop was requested mid-task: the task stays undone and runs again on resume
-    } catch (const InputError& e) {
-      rep.error = e.what();
-      rep.input_error = true;
-      break;
-    } catch (const std::exception& e) {
-      const std::size_t R = static_cast<std::size_t>(job.replicas.max);
-      rep.error =
-          fmt::format("task {} (point {}, replica {}) failed: {}", t, t / R, t % R, e.what());
-      break;
-    }
-    rep.tasks.push_back(t);
-    rep.values.insert(rep.values.end(), out.begin(), out.end());
-  }
-  return rep;
-}
-
-// Rank 0's own worker thread; talks to the coordinator through memory, not MPI.
-class LocalWorker {
- public:
-  explicit LocalWorker(const JobSpec& job) : job_(job), thread_([this] { loop(); }) {}
-  ~LocalWorker() {
-    {
-      std::lock_guard lock(mu_);
-      quit_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  bool busy() const { return busy_; }
-  void give(std::vector<std::uint64_t> batch) {
-    {
-      std::lock_guard lock(mu_);
-      batch_ = std::move(batch);
-      has_batch_ = true;
-    }
-    busy_ = true;
-    cv_.notify_all();
-  }
-  // The final report of the batch, with any partial report not yet taken in front of it.
-  std::optional<Report> take() {
-    std::lock_guard lock(mu_);
-    if (!has_result_) return std::nullopt;
-    has_result_ = false;
-    busy_ = false;
-    if (!partial_.tasks.empty()) {
-      result_.tasks.insert(result_.tasks.begin(), partial_.tasks.begin(), partial_.tasks.end());
-      result_.values.insert(result_.values.begin(), partial_.values.begin(), partial_.values.end());
-      partial_ = Report{};
-    }
-    return std::move(result_);
-  }
-  // Tasks finished so far by the running batch (a partial report), if any.
-  std::optional<Report> take_partial() {
-    std::lock_guard lock(mu_);
-    if (partial_.tasks.empty() || has_result_) return std::nullopt;  // take() gets them
-    Report r = std::move(partial_);
-    partial_ = Report{};
-    return r;
-  }
-  void cancel() { cancel_ = true; }
-
- private:
-  void loop() {
-    for (;;) {
-      std::vector<std::uint64_t> batch;
-      {
-        std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return has_batch_ || quit_; });
-        if (!has_batch_) return;
-        batch = std::move(batch_);
-        has_batch_ = false;
-      }
-      Report r = run_batch(
-          job_, batch, [&] { return cancel_.load() || stop_requested().load(); },
-          [&](const Report& part) {
-            std::lock_guard lock(mu_);
-            partial_.tasks.insert(partial_.tasks.end(), part.tasks.begin(), part.tasks.end());
-            partial_.values.insert(partial_.values.end(), part.values.begin(), part.values.end());
-          });
-      std::lock_guard lock(mu_);
-      result_ = std::move(r);
-      has_result_ = true;
-    }
-  }
-  const JobSpec& job_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::uint64_t> batch_;
-  Report result_, partial_;
-  bool has_batch_ = false, has_result_ = false, quit_ = false;
-  bool busy_ = false;  // coordinator thread only
-  std::atomic<bool> cancel_{false};
-  std::thread thread_;  // last: starts after the members above exist
-};
-
-// Sleeps a little longer each idle turn (50 us up to 2 ms), so an idle poll costs little CPU.
-class Backoff {
- public:
-  void idle() {
-    std::this_thread::sleep_for(std::chrono::microseconds(us_));
-    us_ = std::min(us_ * 2, 2000);
-  }
-  void reset() { us_ = 50; }
-
- private:
-  int us_ = 50;
-};
-
-}  // namespace
+using detail::Backoff;
+using detail::Clock;
+using detail::LocalWorker;
+using detail::run_batch;
 
 void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
   const std::size_t R = static_cast<std::size_t>(job.replicas.max);
@@ -173,133 +43,202 @@ void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
   job.model->run(job.points[task / R], ctx, out);
 }
 
-CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
-                              Journal& journal, bool show_progress, std::vector<char> task_mask) {
+namespace {
+
+// Rank 0's side of a sweep: hands batches of tasks to its local worker thread and to the other
+// ranks, records what they report in the table and the journal, and stops cleanly on an error,
+// a failed journal write or a stop request.
+class Coordinator {
+ public:
+  Coordinator(const JobSpec& job, mpi::communicator& world, ResultTable& table, Journal& journal,
+              bool show_progress, std::vector<char> task_mask)
+      : job_(job),
+        world_(world),
+        table_(table),
+        journal_(journal),
+        M_(job.metric_count()),
+        R_(table.replicas_max),
+        slots_(world.size()),
+        local_(job),
+        remote_busy_(static_cast<std::size_t>(slots_), 0),
+        remote_ready_(static_cast<std::size_t>(slots_), 0),
+        planner_(job, std::move(task_mask)),
+        progress_(show_progress),
+        done_(table.done_count()) {}
+
+  CoordinatorOutcome run();
+
+ private:
+  double cost_of(std::uint64_t t) const { return job_.costs[t / R_]; }
+  bool start_round();
+  std::vector<std::uint64_t> take_batch();
+  void record(const Report& rep);
+  void sync(bool now);
+  bool any_busy() const;
+  void enter_stopping();
+  bool collect_reports();
+  bool hand_out_work();
+  void release_workers();
+  void show(bool final) {
+    progress_.update(done_, std::max(done_, planner_.planned_tasks()), cost_done_, cost_total_,
+                     job_.replicas.adaptive() ? planner_.round() : 0, final);
+  }
+
+  const JobSpec& job_;
+  mpi::communicator& world_;
+  ResultTable& table_;
+  Journal& journal_;
+  const std::size_t M_, R_;
+  const int slots_;  // slot 0 = local worker, slot i = rank i
+  LocalWorker local_;
+  std::vector<char> remote_busy_;
+  std::vector<char> remote_ready_;  // a remote worker starts by reporting that it is idle
+  RoundPlanner planner_;
+  Progress progress_;
+  CoordinatorOutcome outcome_;
+  bool stopping_ = false;
+  std::deque<std::uint64_t> pending_;
+  double pending_cost_ = 0, cost_done_ = 0, cost_total_ = 0;
+  std::size_t done_;
+  Clock::time_point last_sync_ = Clock::now();
+};
+
+bool Coordinator::start_round() {
+  const auto tasks = planner_.next_round(table_);
+  pending_.assign(tasks.begin(), tasks.end());
+  for (std::uint64_t t : tasks) pending_cost_ += cost_of(t), cost_total_ += cost_of(t);
+  return !tasks.empty();
+}
+
+// Guided self-scheduling by cost: a batch takes a quarter of a fair share of what is left.
+std::vector<std::uint64_t> Coordinator::take_batch() {
+  std::vector<std::uint64_t> batch;
+  const double share = pending_cost_ / (4.0 * slots_);
+  double c = 0;
+  while (!pending_.empty() && (batch.empty() || c + cost_of(pending_.front()) <= share) &&
+         batch.size() < 4096) {
+    c += cost_of(pending_.front());
+    batch.push_back(pending_.front());
+    pending_.pop_front();
+  }
+  pending_cost_ = pending_.empty() ? 0 : pending_cost_ - c;
+  return batch;
+}
+
+void Coordinator::record(const Report& rep) {
+  for (std::size_t i = 0; i < rep.tasks.size(); ++i) {
+    const std::uint64_t t = rep.tasks[i];
+    FS_CHECK(t < table_.tasks() && !table_.done[t], fmt::format("task {} reported twice", t));
+    table_.done[t] = 1;
+    for (std::size_t m = 0; m < M_; ++m) table_.value(m, t) = rep.values[i * M_ + m];
+    journal_.append(t, &rep.values[i * M_]);
+    cost_done_ += cost_of(t);
+    ++done_;
+  }
+  if (!rep.error.empty() && outcome_.error.empty()) {
+    outcome_.error = rep.error;
+    outcome_.status =
+        rep.input_error ? CoordinatorOutcome::input_error : CoordinatorOutcome::failed;
+  }
+}
+
+// The journal is fsync'd at most every kSyncIntervalS (tiny tasks stay cheap). A failed write
+// (disk full) stops the run like a signal: the finished tasks still go into the results file.
+void Coordinator::sync(bool now) {
+  if (!journal_.has_unsynced() && !now) return;
+  if (!now && Clock::now() - last_sync_ < std::chrono::duration<double>(kSyncIntervalS)) return;
+  try {
+    journal_.sync();
+  } catch (const IoError& e) {
+    if (outcome_.status != CoordinatorOutcome::io_error) {
+      outcome_.status = CoordinatorOutcome::io_error;
+      outcome_.error = e.what();
+    }
+  }
+  last_sync_ = Clock::now();
+}
+
+bool Coordinator::any_busy() const {
+  if (local_.busy()) return true;
+  for (int i = 1; i < slots_; ++i)
+    if (remote_busy_[static_cast<std::size_t>(i)]) return true;
+  return false;
+}
+
+void Coordinator::enter_stopping() {
+  if (stopping_) return;
+  stopping_ = true;
+  pending_.clear();
+  pending_cost_ = 0;
+  local_.cancel();
+  for (int i = 1; i < slots_; ++i)
+    if (remote_busy_[static_cast<std::size_t>(i)]) world_.send(i, kTagCancel);
+}
+
+// Records every report waiting (remote ranks, the local worker); true if there was one.
+bool Coordinator::collect_reports() {
+  bool progressed = false;
+  while (auto st = world_.iprobe(mpi::any_source, kTagReport)) {
+    Report rep;
+    world_.recv(st->source(), kTagReport, rep);
+    record(rep);
+    if (!rep.partial) {
+      remote_busy_[static_cast<std::size_t>(st->source())] = 0;
+      remote_ready_[static_cast<std::size_t>(st->source())] = 1;
+    }
+    progressed = true;
+  }
+  if (auto rep = local_.take_partial()) record(*rep), progressed = true;
+  if (auto rep = local_.take()) record(*rep), progressed = true;
+  return progressed;
+}
+
+// Gives a batch to every idle worker; true if one got work.
+bool Coordinator::hand_out_work() {
+  bool progressed = false;
+  if (!local_.busy() && !pending_.empty()) local_.give(take_batch()), progressed = true;
+  for (int i = 1; i < slots_ && !pending_.empty(); ++i) {
+    const auto s = static_cast<std::size_t>(i);
+    if (remote_busy_[s] || !remote_ready_[s]) continue;
+    Assignment a;
+    a.tasks = take_batch();
+    world_.send(i, kTagAssign, a);
+    remote_busy_[s] = 1;
+    progressed = true;
+  }
+  return progressed;
+}
+
+// Release the remote workers: each is idle now, waiting for an assignment.
+void Coordinator::release_workers() {
+  for (int i = 1; i < slots_; ++i) {
+    const auto s = static_cast<std::size_t>(i);
+    if (!remote_ready_[s]) {  // never reported: wait for its hello so it is listening
+      Report hello;
+      world_.recv(i, kTagReport, hello);
+      record(hello);
+    }
+    Assignment stop;
+    stop.stop = true;
+    world_.send(i, kTagAssign, stop);
+  }
+}
+
+CoordinatorOutcome Coordinator::run() {
   const auto start = Clock::now();
-  const std::size_t M = job.metric_count(), R = table.replicas_max;
-  const int slots = world.size();  // slot 0 = local worker, slot i = rank i
-  LocalWorker local(job);
-  std::vector<char> remote_busy(static_cast<std::size_t>(slots), 0);
-  RoundPlanner planner(job, std::move(task_mask));
-  Progress progress(show_progress);
-  CoordinatorOutcome outcome;
-  bool stopping = false;
-
-  std::deque<std::uint64_t> pending;
-  double pending_cost = 0, cost_done = 0, cost_total = 0;
-  std::size_t done = table.done_count();
-  const auto cost_of = [&](std::uint64_t t) { return job.costs[t / R]; };
-  const auto start_round = [&] {
-    const auto tasks = planner.next_round(table);
-    pending.assign(tasks.begin(), tasks.end());
-    for (std::uint64_t t : tasks) pending_cost += cost_of(t), cost_total += cost_of(t);
-    return !tasks.empty();
-  };
-  // Guided self-scheduling by cost: a batch takes a quarter of a fair share of what is left.
-  const auto take_batch = [&] {
-    std::vector<std::uint64_t> batch;
-    const double share = pending_cost / (4.0 * slots);
-    double c = 0;
-    while (!pending.empty() && (batch.empty() || c + cost_of(pending.front()) <= share) &&
-           batch.size() < 4096) {
-      c += cost_of(pending.front());
-      batch.push_back(pending.front());
-      pending.pop_front();
-    }
-    pending_cost = pending.empty() ? 0 : pending_cost - c;
-    return batch;
-  };
-  auto last_sync = Clock::now();
-  const auto record = [&](const Report& rep) {
-    for (std::size_t i = 0; i < rep.tasks.size(); ++i) {
-      const std::uint64_t t = rep.tasks[i];
-      FS_CHECK(t < table.tasks() && !table.done[t], fmt::format("task {} reported twice", t));
-      table.done[t] = 1;
-      for (std::size_t m = 0; m < M; ++m) table.value(m, t) = rep.values[i * M + m];
-      journal.append(t, &rep.values[i * M]);
-      cost_done += cost_of(t);
-      ++done;
-    }
-    if (!rep.error.empty() && outcome.error.empty()) {
-      outcome.error = rep.error;
-      outcome.status =
-          rep.input_error ? CoordinatorOutcome::input_error : CoordinatorOutcome::failed;
-    }
-  };
-  // The journal is fsync'd at most every kSyncIntervalS (tiny tasks stay cheap). A failed write
-  // (disk full) stops the run like a signal: the finished tasks still go into the results file.
-  const auto sync = [&](bool now) {
-    if (!journal.has_unsynced() && !now) return;
-    if (!now && Clock::now() - last_sync < std::chrono::duration<double>(kSyncIntervalS)) return;
-    try {
-      journal.sync();
-    } catch (const IoError& e) {
-      if (outcome.status != CoordinatorOutcome::io_error) {
-        outcome.status = CoordinatorOutcome::io_error;
-        outcome.error = e.what();
-      }
-    }
-    last_sync = Clock::now();
-  };
-  const auto any_busy = [&] {
-    if (local.busy()) return true;
-    for (int i = 1; i < slots; ++i)
-      if (remote_busy[static_cast<std::size_t>(i)]) return true;
-    return false;
-  };
-  const auto enter_stopping = [&] {
-    if (stopping) return;
-    stopping = true;
-    pending.clear();
-    pending_cost = 0;
-    local.cancel();
-    for (int i = 1; i < slots; ++i)
-      if (remote_busy[static_cast<std::size_t>(i)]) world.send(i, kTagCancel);
-  };
-
-  // Every remote worker starts by sending an empty report: it is idle until given work.
-  std::vector<char> remote_ready(static_cast<std::size_t>(slots), 0);
-  bool more = start_round();
+  start_round();
   Backoff backoff;
   while (true) {
-    bool progressed = false;
-    while (auto st = world.iprobe(mpi::any_source, kTagReport)) {
-      Report rep;
-      world.recv(st->source(), kTagReport, rep);
-      record(rep);
-      if (!rep.partial) {
-        remote_busy[static_cast<std::size_t>(st->source())] = 0;
-        remote_ready[static_cast<std::size_t>(st->source())] = 1;
-      }
-      progressed = true;
-    }
-    if (auto rep = local.take_partial()) record(*rep), progressed = true;
-    if (auto rep = local.take()) {
-      record(*rep);
-      progressed = true;
-    }
+    bool progressed = collect_reports();
     sync(false);
-    if (!outcome.error.empty() || stop_requested().load()) enter_stopping();
-    if (!stopping) {
-      if (!local.busy() && !pending.empty()) local.give(take_batch()), progressed = true;
-      for (int i = 1; i < slots && !pending.empty(); ++i) {
-        const auto s = static_cast<std::size_t>(i);
-        if (remote_busy[s] || !remote_ready[s]) continue;
-        Assignment a;
-        a.tasks = take_batch();
-        world.send(i, kTagAssign, a);
-        remote_busy[s] = 1;
-        progressed = true;
-      }
-    }
-    progress.update(done, std::max(done, planner.planned_tasks()), cost_done, cost_total,
-                    job.replicas.adaptive() ? planner.round() : 0);
-    if (pending.empty() && !any_busy()) {
-      if (stopping) break;
+    if (!outcome_.error.empty() || stop_requested().load()) enter_stopping();
+    if (!stopping_) progressed = hand_out_work() || progressed;
+    show(false);
+    if (pending_.empty() && !any_busy()) {
+      if (stopping_) break;
       sync(true);
-      if (!outcome.error.empty()) continue;  // the sync failed: stop at the next turn
-      more = start_round();
-      if (!more) break;
+      if (!outcome_.error.empty()) continue;  // the sync failed: stop at the next turn
+      if (!start_round()) break;
       continue;
     }
     if (progressed)
@@ -307,25 +246,20 @@ CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, Resu
     else
       backoff.idle();
   }
-  // Release the remote workers: each is idle now, waiting for an assignment.
-  for (int i = 1; i < slots; ++i) {
-    const auto s = static_cast<std::size_t>(i);
-    if (!remote_ready[s]) {  // never reported: wait for its hello so it is listening
-      Report hello;
-      world.recv(i, kTagReport, hello);
-      record(hello);
-    }
-    Assignment stop;
-    stop.stop = true;
-    world.send(i, kTagAssign, stop);
-  }
+  release_workers();
   sync(true);
-  progress.update(done, std::max(done, planner.planned_tasks()), cost_done, cost_total,
-                  job.replicas.adaptive() ? planner.round() : 0, true);
-  progress.finish();
-  if (stopping && outcome.error.empty()) outcome.status = CoordinatorOutcome::interrupted;
-  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return outcome;
+  show(true);
+  progress_.finish();
+  if (stopping_ && outcome_.error.empty()) outcome_.status = CoordinatorOutcome::interrupted;
+  outcome_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return outcome_;
+}
+
+}  // namespace
+
+CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
+                              Journal& journal, bool show_progress, std::vector<char> task_mask) {
+  return Coordinator(job, world, table, journal, show_progress, std::move(task_mask)).run();
 }
 
 void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
