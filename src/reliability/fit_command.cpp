@@ -2,11 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/failures/fta.hpp"
+#include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/trace.hpp"
+#include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 
 namespace faultsweep::reliability {
@@ -52,33 +57,90 @@ class PlainCopy {
   std::filesystem::path log_, tmp_;
 };
 
-SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions& o) {
-  const failures::TraceLog t = failures::read_trace_csv(log, o.stop_on_bad);
-  if (t.events.empty()) throw InputError(fmt::format("{}: no failure records", log.string()));
-  std::vector<std::vector<double>> times(static_cast<std::size_t>(t.nodes));
-  std::vector<std::int64_t> ids(times.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
-  for (const auto& e : t.events)
-    times[static_cast<std::size_t>(e.node)].push_back(e.time_s / 3600.0);
-  // Nodes that never failed are not in the analysis (they have no failure time at all).
-  std::vector<std::vector<double>> kept;
-  std::vector<std::int64_t> kept_ids;
-  for (std::size_t i = 0; i < times.size(); ++i)
-    if (!times[i].empty()) kept.push_back(times[i]), kept_ids.push_back(ids[i]);
-  SystemAnalysis a = analyse_nodes(0, kept_ids, kept, o);
-  a.records = t.events.size();
-  a.bad_lines = t.bad;
-  a.bad_messages = t.bad_messages;
-  return a;
+// An FTA event trace: one system per platform_id (all of them, or the one given by --system),
+// or the whole file as system 0 if it has no platform_id column.
+void analyse_fta(const std::filesystem::path& log, const FitLogOptions& o,
+                 std::vector<SystemAnalysis>& done, std::FILE* report) {
+  const std::string text = failures::text::read_log(log);
+  failures::FtaOptions fo;
+  fo.stop_on_bad = o.stop_on_bad;
+  fo.node_prefix = o.node_prefix;
+  std::vector<std::int64_t> platforms;
+  if (o.system)
+    platforms.push_back(*o.system);
+  else
+    platforms = failures::fta_platforms(text);
+  if (platforms.empty()) {
+    done.push_back(analyse_trace(failures::parse_fta(text, log.string(), fo), 0, o));
+    return;
+  }
+  for (const std::int64_t p : platforms) {
+    fo.platform = p;
+    try {
+      done.push_back(analyse_trace(failures::parse_fta(text, log.string(), fo), p, o));
+    } catch (const InputError& e) {
+      if (o.system || o.stop_on_bad) throw;
+      std::fprintf(report, "platform %lld skipped: %s\n", static_cast<long long>(p), e.what());
+    }
+  }
+  if (done.empty())
+    throw InputError(fmt::format("{}: no platform could be analysed", log.string()));
+}
+
+failures::TraceLog read_pnnl_for_fit(const std::filesystem::path& log, const FitLogOptions& o) {
+  failures::PnnlOptions po;
+  po.downtime_s = 0;  // not used by the analysis: only the failure times are
+  if (o.node_pattern) po.node_pattern = *o.node_pattern;
+  po.stop_on_bad = o.stop_on_bad;
+  return failures::read_pnnl(log, po);
 }
 
 }  // namespace
 
+// Nodes are identifiers (csv: 0 .. 2^31 - 1), not indices: the failures are grouped by sorting,
+// so memory follows the records, not the largest identifier.
+SystemAnalysis analyse_trace(const failures::TraceLog& t, std::int64_t system,
+                             const FitLogOptions& o) {
+  std::vector<std::pair<std::int32_t, double>> by_node;
+  by_node.reserve(t.events.size());
+  for (const auto& e : t.events) by_node.emplace_back(e.node, e.time_s / 3600.0);
+  std::stable_sort(by_node.begin(), by_node.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::vector<double>> kept;
+  std::vector<std::int64_t> kept_ids;
+  for (std::size_t i = 0; i < by_node.size(); ++i) {
+    if (i == 0 || by_node[i].first != by_node[i - 1].first) {
+      kept.emplace_back();
+      kept_ids.push_back(by_node[i].first);
+    }
+    kept.back().push_back(by_node[i].second);
+  }
+  SystemAnalysis a = analyse_nodes(system, kept_ids, std::move(kept), o);
+  if (!t.node_names.empty())
+    for (auto& n : a.nodes) n.name = t.node_names[static_cast<std::size_t>(n.node_id)];
+  a.records = t.events.size();
+  a.bad_lines = t.bad;
+  a.bad_messages = t.bad_messages;
+  a.origin_unix_s = t.origin_unix_s;
+  return a;
+}
+
 int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
             bool overwrite, const FitLogOptions& o, std::FILE* report) {
   std::vector<SystemAnalysis> done;
+  if ((format == "csv" || format == "pnnl") && o.system)
+    throw InputError("--system", fmt::format("{}", *o.system),
+                     fmt::format("not with --format {}: the log is one system", format));
+  if (!o.node_prefix.empty() && format != "fta")
+    throw InputError("--node-prefix", o.node_prefix, "only with --format fta");
+  if (o.node_pattern && format != "pnnl")
+    throw InputError("--node-pattern", *o.node_pattern, "only with --format pnnl");
   if (format == "csv") {
-    done.push_back(analyse_csv(log, o));
+    done.push_back(analyse_trace(failures::read_trace_csv(log, o.stop_on_bad), 0, o));
+  } else if (format == "pnnl") {
+    done.push_back(analyse_trace(read_pnnl_for_fit(log, o), 0, o));
+  } else if (format == "fta") {
+    analyse_fta(log, o, done, report);
   } else if (format == "lanl") {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(log, ec))
@@ -109,7 +171,7 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
     if (done.empty())
       throw InputError(fmt::format("{}: no system could be analysed", log.string()));
   } else {
-    throw InputError("--format", format, "lanl or csv");
+    throw InputError("--format", format, "one of lanl, csv, fta, pnnl");
   }
   const auto laws = all_laws();
   for (const SystemAnalysis& a : done) {
