@@ -97,34 +97,6 @@ failures::TraceLog read_pnnl_for_fit(const std::filesystem::path& log, const Fit
 
 }  // namespace
 
-// Nodes are identifiers (csv: 0 .. 2^31 - 1), not indices: the failures are grouped by sorting,
-// so memory follows the records, not the largest identifier.
-SystemAnalysis analyse_trace(const failures::TraceLog& t, std::int64_t system,
-                             const FitLogOptions& o) {
-  std::vector<std::pair<std::int32_t, double>> by_node;
-  by_node.reserve(t.events.size());
-  for (const auto& e : t.events) by_node.emplace_back(e.node, e.time_s / 3600.0);
-  std::stable_sort(by_node.begin(), by_node.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::vector<std::vector<double>> kept;
-  std::vector<std::int64_t> kept_ids;
-  for (std::size_t i = 0; i < by_node.size(); ++i) {
-    if (i == 0 || by_node[i].first != by_node[i - 1].first) {
-      kept.emplace_back();
-      kept_ids.push_back(by_node[i].first);
-    }
-    kept.back().push_back(by_node[i].second);
-  }
-  SystemAnalysis a = analyse_nodes(system, kept_ids, std::move(kept), o);
-  if (!t.node_names.empty())
-    for (auto& n : a.nodes) n.name = t.node_names[static_cast<std::size_t>(n.node_id)];
-  a.records = t.events.size();
-  a.bad_lines = t.bad;
-  a.bad_messages = t.bad_messages;
-  a.origin_unix_s = t.origin_unix_s;
-  return a;
-}
-
 int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
             bool overwrite, const FitLogOptions& o, std::FILE* report) {
   std::vector<SystemAnalysis> done;
