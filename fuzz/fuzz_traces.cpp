@@ -29,7 +29,11 @@ TraceLog parse(std::string_view text, unsigned choice) {
   (void)choice;
   return parse_trace_csv(text, "fuzz.csv", fail);
 #elif defined(FAULTSWEEP_FUZZ_TRACE_FTA)
-  return parse_fta(text, "event_trace.tab", FtaOptions{fail});
+  FtaOptions o;
+  o.stop_on_bad = fail;
+  if (choice & 2) o.platform = 1;
+  if (choice & 4) o.node_prefix = "n";
+  return parse_fta(text, "event_trace.tab", o);
 #elif defined(FAULTSWEEP_FUZZ_TRACE_PNNL)
   PnnlOptions o;
   o.downtime_s = 3600;

@@ -1,10 +1,11 @@
-# libFuzzer targets of the input readers (SWF and the four failure-log formats). Included by
+# libFuzzer targets of the input readers (SWF and the four failure-log formats, the PNNL reader
+# with a user's node_pattern) and of `faultsweep fit`'s CSV path. Included by
 # fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); self-contained: the reader sources are
 # compiled again, with coverage and sanitizers, into a small library of their own, so the fuzzers
 # see inside the readers even when faultsweep_core itself is built without instrumentation.
 #   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 #   cmake --build build-fuzz --target fuzz_swf fuzz_trace_lanl fuzz_trace_csv fuzz_trace_fta \
-#     fuzz_trace_pnnl
+#     fuzz_trace_pnnl fuzz_pnnl_pattern fuzz_fit_csv
 #   build-fuzz/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
 if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
    AND NOT TARGET faultsweep_fuzz_readers)
@@ -21,7 +22,7 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     ${_fs_root}/src/failures/fta.cpp
     ${_fs_root}/src/failures/pnnl.cpp)
   target_include_directories(faultsweep_fuzz_readers PUBLIC ${_fs_root}/include)
-  target_link_libraries(faultsweep_fuzz_readers PUBLIC fmt::fmt ZLIB::ZLIB LibLZMA::LibLZMA)
+  target_link_libraries(faultsweep_fuzz_readers PUBLIC fmt::fmt ZLIB::ZLIB LibLZMA::LibLZMA PkgConfig::RE2)
   target_compile_options(faultsweep_fuzz_readers PUBLIC -fsanitize=fuzzer-no-link ${_fs_sanitize})
 
   function(faultsweep_reader_fuzzer name source)
@@ -32,7 +33,26 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     target_compile_definitions(${name} PRIVATE ${ARGN})
   endfunction()
 
+  # `fit`'s analysis (reliability/) and what it needs (distributions, streams, tables), on top
+  # of the readers.
+  file(GLOB _fs_dist ${_fs_root}/src/dist/*.cpp)
+  add_library(faultsweep_fuzz_fit STATIC ${_fs_dist}
+    ${_fs_root}/src/core/rng.cpp
+    ${_fs_root}/src/core/hash.cpp
+    ${_fs_root}/src/core/params.cpp
+    ${_fs_root}/src/core/table_reader.cpp
+    ${_fs_root}/src/core/duration.cpp
+    ${_fs_root}/src/reliability/fit_log.cpp
+    ${_fs_root}/src/reliability/fit.cpp
+    ${_fs_root}/src/reliability/gof.cpp
+    ${_fs_root}/src/reliability/system.cpp
+    ${_fs_root}/src/reliability/special.cpp)
+  target_link_libraries(faultsweep_fuzz_fit PUBLIC faultsweep_fuzz_readers Eigen3::Eigen)
+
   faultsweep_reader_fuzzer(fuzz_swf fuzz_swf.cpp)
+  faultsweep_reader_fuzzer(fuzz_pnnl_pattern fuzz_pnnl_pattern.cpp)
+  faultsweep_reader_fuzzer(fuzz_fit_csv fuzz_fit_csv.cpp)
+  target_link_libraries(fuzz_fit_csv PRIVATE faultsweep_fuzz_fit)
   foreach(format lanl csv fta pnnl)
     string(TOUPPER ${format} _fs_upper)
     faultsweep_reader_fuzzer(fuzz_trace_${format} fuzz_traces.cpp

@@ -210,11 +210,24 @@ int main(int argc, char** argv) {
       "Failure analysis of a log (Gottumukkala Ch. 3): per-node TTF fits of four laws with K-S "
       "p-values, best law per node, systems of k nodes, correlations; one line per system on "
       "stdout, everything in --out (HDF5, filetype faultsweep-fit).");
-  fit->add_option("log", fit_log, "failure log (LANL LA-UR-05-7318 CSV, .xz read directly)")
+  fit->add_option("log", fit_log,
+                  "failure log (LANL LA-UR-05-7318 CSV by default; .xz read directly)")
       ->required();
-  fit->add_option("--system", fit_system, "only this system (default: all)")
+  fit->add_option("--system", fit_system,
+                  "only this system (lanl: System; fta: platform_id; default: all, each one a "
+                  "system)")
       ->check(integer_in<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()));
-  fit->add_option("--format", fit_format, "lanl (default) or csv (time_s,node,downtime_s)");
+  fit->add_option("--format", fit_format,
+                  "lanl (default), csv (time_s,node,downtime_s), fta (Failure Trace Archive "
+                  "event_trace.tab) or pnnl (PNNL MPP2 log)");
+  std::string fit_pattern;
+  fit->add_option("--node-prefix", fit_opt.node_prefix,
+                  "fta: only nodes whose node_name starts with this (one machine of a file "
+                  "holding several)");
+  auto* pattern = fit->add_option(
+      "--node-pattern", fit_pattern,
+      "pnnl: the Hardware Identifiers that are nodes (whole, case-insensitive, RE2 syntax; "
+      "default \"(node|n) *[0-9]+\")");
   fit->add_option("--out,-o", fit_out, "output file (.h5), written atomically");
   fit->add_option("--min-ttfs", fit_opt.min_ttfs, "fit nodes with at least this many TTFs")
       ->check(integer_in(1, std::numeric_limits<int>::max()));
@@ -244,6 +257,7 @@ int main(int argc, char** argv) {
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
     if (*fit) {
       if (fit_system >= 0) fit_opt.system = fit_system;
+      if (*pattern) fit_opt.node_pattern = fit_pattern;
       fs::reliability::run_fit(fit_log, fit_format, fit_out, fit_overwrite, fit_opt, stdout);
       return 0;
     }

@@ -1,5 +1,6 @@
 #include "faultsweep/dist/gamma.hpp"
 
+#include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
@@ -59,7 +60,13 @@ double Gamma::pdf(double x) const {
 double regularized_gamma_p(double a, double x) {
   if (!(x > 0)) return 0.0;
   if (std::isinf(x)) return 1.0;
-  return boost::math::gamma_p(a, x);
+  // A law fitted to nearly equal times has a huge shape, where Boost's series may stop short of
+  // its precision goal: take its best value instead of an exception (the old hand-written
+  // series did the same after 10,000 terms), kept within [0, 1].
+  using Policy = boost::math::policies::policy<
+      boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+  const double p = boost::math::gamma_p(a, x, Policy());
+  return std::isfinite(p) ? std::clamp(p, 0.0, 1.0) : (x > a ? 1.0 : 0.0);
 }
 
 }  // namespace faultsweep::dist

@@ -55,6 +55,7 @@ std::vector<std::string> allowed_keys(const std::string& process, const Params& 
     if (format != "csv" && format != "fta" && format != "pnnl")
       add({"system", "cause", "start", "downtime_from"});
     if (format == "pnnl") add({"downtime", "node_pattern"});
+    if (format == "fta") add({"platform", "node_prefix"});
   }
   return keys;
 }
@@ -67,6 +68,7 @@ struct TraceSpec {
   bool stop_on_bad = false;
   std::string format = "lanl";  // lanl | csv | fta | pnnl
   PnnlOptions pnnl;
+  FtaOptions fta;
 };
 
 struct Spec {
@@ -181,6 +183,9 @@ Spec parse(const Params& table, int nodes) {
       t.pnnl.node_pattern = r.string("node_pattern").value_or(t.pnnl.node_pattern);
       t.pnnl.stop_on_bad = t.stop_on_bad;
     }
+    t.fta.stop_on_bad = t.stop_on_bad;
+    t.fta.platform = r.integer("platform");
+    t.fta.node_prefix = r.string("node_prefix").value_or("");
     if (t.lanl) {
       const auto system = r.integer("system");
       if (!system) throw InputError("system", "", "required for format = \"lanl\"");
@@ -235,7 +240,7 @@ Spec parse(const Params& table, int nodes) {
 }
 
 TraceLog read_trace(const TraceSpec& t, const std::filesystem::path& path) {
-  if (t.format == "fta") return read_fta(path, FtaOptions{t.stop_on_bad});
+  if (t.format == "fta") return read_fta(path, t.fta);
   if (t.format == "pnnl") return read_pnnl(path, t.pnnl);
   return t.lanl ? read_lanl(path, t.lanl_options) : read_trace_csv(path, t.stop_on_bad);
 }
@@ -308,7 +313,10 @@ std::optional<InputReading> trace_reading(const Params& table, int nodes,
   if (s.process != "trace") return std::nullopt;
   const std::filesystem::path path = resolve(s.trace.file, base_dir);
   const TraceLog& log = *cached_log(s.trace, path, table.canonical_text());
-  return InputReading{path.lexically_normal(), table.canonical_text(), log.counts(), log.summary()};
+  InputReading reading{path.lexically_normal(), table.canonical_text(), log.counts(), log.summary(),
+                       log.node_names};
+  for (const std::int64_t n : log.original_node) reading.node_names.push_back(std::to_string(n));
+  return reading;
 }
 
 std::unique_ptr<FailureSource> make_failure_source(const Params& table, int nodes, double horizon_s,

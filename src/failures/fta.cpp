@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <set>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/failures/trace_text.hpp"
@@ -13,7 +14,8 @@ namespace {
 
 // Column positions (0-based) of the fields the reader uses.
 struct Columns {
-  std::size_t node_name = 4, event_type = 5, start = 6, stop = 7;
+  std::size_t platform = 3, node_name = 4, event_type = 5, start = 6, stop = 7;
+  bool has_platform = true;
   std::size_t min_fields = 8, max_fields = 9;  // event_end_reason may be absent
 };
 
@@ -21,10 +23,14 @@ struct Columns {
 Columns header_columns(const std::vector<std::string>& f, const std::string& file,
                        std::int64_t line_no) {
   Columns c;
-  const auto find = [&](std::initializer_list<const char*> names) {
+  const auto position = [&](const char* name) {
     for (std::size_t i = 0; i < f.size(); ++i)
-      for (const char* n : names)
-        if (text::lower(f[i]) == n) return i;
+      if (text::lower(f[i]) == name) return i;
+    return f.size();
+  };
+  const auto find = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (position(n) < f.size()) return position(n);
     throw InputError(
         fmt::format("{}:{}: no column \"{}\" in the header; is this an FTA "
                     "event_trace.tab?",
@@ -34,8 +40,59 @@ Columns header_columns(const std::vector<std::string>& f, const std::string& fil
   c.event_type = find({"event_type"});
   c.start = find({"event_start_time"});
   c.stop = find({"event_stop_time", "event_end_time"});
+  c.platform = position("platform_id");
+  c.has_platform = c.platform < f.size();
   c.min_fields = c.max_fields = f.size();
   return c;
+}
+
+// The data rows of an event trace, split into fields: blank and '#' lines skipped, and a first
+// line whose event_type field is not an integer read as a header giving the columns.
+class Rows {
+ public:
+  Rows(std::string_view data, std::string file) : lines_(data), file_(std::move(file)) {}
+  bool next(std::vector<std::string>& f) {
+    std::string_view line;
+    while (lines_.next(line)) {
+      const std::string t = text::trim(line);
+      if (t.empty() || t.front() == '#') continue;
+      text::split_ws(t, f);
+      const bool header =
+          first_ && (f.size() <= col_.event_type || !text::parse_int(f[col_.event_type]));
+      first_ = false;
+      if (!header) return true;
+      col_ = header_columns(f, file_, lines_.line_no());
+      header_line_ = lines_.line_no();
+    }
+    return false;
+  }
+  const Columns& columns() const { return col_; }
+  std::int64_t line_no() const { return lines_.line_no(); }
+  std::int64_t header_line() const { return header_line_; }  // 0: none
+
+ private:
+  text::Lines lines_;
+  std::string file_;
+  Columns col_;
+  bool first_ = true;
+  std::int64_t header_line_ = 0;
+};
+
+// True if the record is of the selected platform and node-name prefix; false (counted as of
+// another system) otherwise.
+bool selected(const std::vector<std::string>& f, const Columns& col, const FtaOptions& options,
+              text::BadRecords& bad, std::int64_t at, TraceLog& log) {
+  if (options.platform) {
+    const auto platform = text::parse_int(f[col.platform]);
+    if (!platform) {
+      bad.report(at, fmt::format("platform_id = \"{}\": not an integer", f[col.platform]));
+      return false;
+    }
+    if (*platform != *options.platform) return ++log.other_system, false;
+  }
+  if (f[col.node_name].compare(0, options.node_prefix.size(), options.node_prefix) != 0)
+    return ++log.other_system, false;
+  return true;
 }
 
 }  // namespace
@@ -44,22 +101,15 @@ TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOpti
   TraceLog log;
   text::BadRecords bad(log, file, options.stop_on_bad);
   text::NodeNames names;
-  text::Lines lines(data);
-  std::string_view line;
+  Rows rows(data, file);
   std::vector<std::string> f;
-  Columns col;
-  bool first = true;
-  while (lines.next(line)) {
-    const std::string t = text::trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    text::split_ws(t, f);
-    const auto at = lines.line_no();
-    if (first && (f.size() <= col.event_type || !text::parse_int(f[col.event_type]))) {
-      first = false;
-      col = header_columns(f, file, at);
-      continue;
-    }
-    first = false;
+  while (rows.next(f)) {
+    const Columns& col = rows.columns();
+    const auto at = rows.line_no();
+    if (options.platform && !col.has_platform)
+      throw InputError("platform", fmt::format("{}", *options.platform),
+                       fmt::format("a platform_id column in {}; its header (line {}) has none",
+                                   file, rows.header_line()));
     ++log.lines;
     if (f.size() < col.min_fields || f.size() > col.max_fields) {
       bad.report(at, col.min_fields == col.max_fields
@@ -68,6 +118,7 @@ TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOpti
                                        col.max_fields));
       continue;
     }
+    if (!selected(f, col, options, bad, at, log)) continue;
     const auto type = text::parse_int(f[col.event_type]);
     if (!type) {
       bad.report(at, fmt::format("event_type = \"{}\": not an integer", f[col.event_type]));
@@ -92,6 +143,19 @@ TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOpti
   }
   text::finish(log, file, text::Times::absolute);
   return log;
+}
+
+std::vector<std::int64_t> fta_platforms(std::string_view data) {
+  std::set<std::int64_t> found;
+  Rows rows(data, "");
+  std::vector<std::string> f;
+  while (rows.next(f)) {
+    const Columns& col = rows.columns();
+    if (!col.has_platform) return {};
+    if (col.platform < f.size())
+      if (const auto p = text::parse_int(f[col.platform])) found.insert(*p);
+  }
+  return {found.begin(), found.end()};
 }
 
 TraceLog read_fta(const std::filesystem::path& file, const FtaOptions& options) {

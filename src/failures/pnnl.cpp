@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <re2/re2.h>
+
+#include <algorithm>
 #include <cmath>
-#include <regex>
+#include <memory>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/failures/trace_text.hpp"
@@ -13,6 +16,7 @@ namespace {
 
 constexpr std::int64_t kMaxHeaderLine = 50;
 constexpr std::size_t kMaxIdentifier = 256;
+constexpr std::size_t kUnmatchedShown = 5;
 
 // "Hardware  Identifier " -> "hardware identifier".
 std::string column_key(const std::string& name) {
@@ -34,13 +38,40 @@ std::optional<double> parse_date(const std::string& field) {
   return std::nullopt;
 }
 
-std::regex node_regex(const std::string& pattern) {
-  try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex::icase);
-  } catch (const std::regex_error& e) {
+// RE2 runs in time linear in the identifier whatever the pattern (no backtracking), so a user's
+// pattern such as "(a|aa)+b" cannot hang the reader.
+std::unique_ptr<const RE2> node_regex(const std::string& pattern) {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  o.set_log_errors(false);
+  auto re = std::make_unique<const RE2>(pattern, o);
+  if (!re->ok())
     throw InputError("node_pattern", "\"" + pattern + "\"",
-                     fmt::format("a regular expression (ECMAScript): {}", e.what()));
+                     fmt::format("a regular expression (RE2 syntax): {}", re->error()));
+  return re;
+}
+
+// The first few distinct identifiers that node_pattern did not match, for the message when
+// none matched.
+struct Unmatched {
+  std::vector<std::string> seen;
+  void add(const std::string& id) {
+    if (seen.size() < kUnmatchedShown && std::find(seen.begin(), seen.end(), id) == seen.end())
+      seen.push_back(id);
   }
+};
+
+// Nothing matched node_pattern: say what the identifiers look like, so the user can write one.
+void check_some_node(const TraceLog& log, const PnnlOptions& options, const Unmatched& unmatched,
+                     const std::string& file) {
+  if (!log.events.empty() || log.not_node == 0) return;
+  std::string seen;
+  for (const auto& id : unmatched.seen)
+    seen += fmt::format("{}\"{}\"", seen.empty() ? "" : ", ", id);
+  throw InputError("node_pattern", "\"" + options.node_pattern + "\"",
+                   fmt::format("a pattern matching the node identifiers of {}: it matches none "
+                               "of its {} rows ({}); identifiers seen: {}",
+                               file, log.not_node, log.summary(), seen));
 }
 
 }  // namespace
@@ -49,7 +80,8 @@ TraceLog parse_pnnl(std::string_view data, const std::string& file, const PnnlOp
   if (!(options.downtime_s >= 0) || !std::isfinite(options.downtime_s))
     throw InputError("downtime", fmt::format("{}", options.downtime_s),
                      "required for format = \"pnnl\": the repair time of every failure, >= 0");
-  const std::regex node = node_regex(options.node_pattern);
+  const auto node = node_regex(options.node_pattern);
+  Unmatched unmatched;
   TraceLog log;
   text::BadRecords bad(log, file, options.stop_on_bad);
   text::NodeNames names;
@@ -77,13 +109,14 @@ TraceLog parse_pnnl(std::string_view data, const std::string& file, const PnnlOp
   while (text::next_record(lines, f, n_columns, log, bad)) {
     const auto at = lines.line_no();
     const std::string hw = text::trim(f[c_hw]);
-    if (hw.size() > kMaxIdentifier) {  // also bounds std::regex's recursion depth
+    if (hw.size() > kMaxIdentifier) {
       bad.report(at, fmt::format("Hardware Identifier of {} characters: longer than {}", hw.size(),
                                  kMaxIdentifier));
       continue;
     }
-    if (!std::regex_match(hw, node)) {
+    if (!RE2::FullMatch(hw, *node)) {
       ++log.not_node;
+      unmatched.add(hw);
       continue;
     }
     const auto when = parse_date(f[c_date]);
@@ -95,6 +128,7 @@ TraceLog parse_pnnl(std::string_view data, const std::string& file, const PnnlOp
     }
     log.events.push_back({*when, names.index(hw, log), options.downtime_s});
   }
+  check_some_node(log, options, unmatched, file);
   text::finish(log, file, text::Times::absolute);
   return log;
 }

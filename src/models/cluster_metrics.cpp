@@ -58,7 +58,9 @@ const std::vector<ClusterMetric>& cluster_metrics() {
        [](const sim::Metrics& m) { return static_cast<double>(m.jobs); }},
       {{"unfinished_jobs", "1", "jobs not finished at the horizon"},
        [](const sim::Metrics& m) { return static_cast<double>(m.unfinished); }},
-      {{"rejected_jobs", "1", "jobs wider than the machine, never started"},
+      {{"rejected_jobs", "1",
+        "jobs of a generated workload wider than the machine, never started (an SWF log's "
+        "wider jobs are dropped when it is read: too_large under /inputs)"},
        [](const sim::Metrics& m) { return static_cast<double>(m.rejected); }},
       {{"mean_moldable_size_fraction", "1",
         "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},

@@ -1,8 +1,12 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/failures/fta.hpp"
+#include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
@@ -10,24 +14,42 @@
 namespace faultsweep::reliability {
 namespace {
 
-SystemAnalysis analyse_csv(const std::filesystem::path& log, const FitLogOptions& o) {
-  const failures::TraceLog t = failures::read_trace_csv(log, o.stop_on_bad);
-  if (t.events.empty()) throw InputError(fmt::format("{}: no failure records", log.string()));
-  std::vector<std::vector<double>> times(static_cast<std::size_t>(t.nodes));
-  std::vector<std::int64_t> ids(times.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
-  for (const auto& e : t.events)
-    times[static_cast<std::size_t>(e.node)].push_back(e.time_s / 3600.0);
-  // Nodes that never failed are not in the analysis (they have no failure time at all).
-  std::vector<std::vector<double>> kept;
-  std::vector<std::int64_t> kept_ids;
-  for (std::size_t i = 0; i < times.size(); ++i)
-    if (!times[i].empty()) kept.push_back(times[i]), kept_ids.push_back(ids[i]);
-  SystemAnalysis a = analyse_nodes(0, kept_ids, kept, o);
-  a.records = t.events.size();
-  a.bad_lines = t.bad;
-  a.bad_messages = t.bad_messages;
-  return a;
+// An FTA event trace: one system per platform_id (all of them, or the one given by --system),
+// or the whole file as system 0 if it has no platform_id column.
+void analyse_fta(const std::filesystem::path& log, const FitLogOptions& o,
+                 std::vector<SystemAnalysis>& done, std::FILE* report) {
+  const std::string text = failures::text::read_log(log);
+  failures::FtaOptions fo;
+  fo.stop_on_bad = o.stop_on_bad;
+  fo.node_prefix = o.node_prefix;
+  std::vector<std::int64_t> platforms;
+  if (o.system)
+    platforms.push_back(*o.system);
+  else
+    platforms = failures::fta_platforms(text);
+  if (platforms.empty()) {
+    done.push_back(analyse_trace(failures::parse_fta(text, log.string(), fo), 0, o));
+    return;
+  }
+  for (const std::int64_t p : platforms) {
+    fo.platform = p;
+    try {
+      done.push_back(analyse_trace(failures::parse_fta(text, log.string(), fo), p, o));
+    } catch (const InputError& e) {
+      if (o.system || o.stop_on_bad) throw;
+      std::fprintf(report, "platform %lld skipped: %s\n", static_cast<long long>(p), e.what());
+    }
+  }
+  if (done.empty())
+    throw InputError(fmt::format("{}: no platform could be analysed", log.string()));
+}
+
+failures::TraceLog read_pnnl_for_fit(const std::filesystem::path& log, const FitLogOptions& o) {
+  failures::PnnlOptions po;
+  po.downtime_s = 0;  // not used by the analysis: only the failure times are
+  if (o.node_pattern) po.node_pattern = *o.node_pattern;
+  po.stop_on_bad = o.stop_on_bad;
+  return failures::read_pnnl(log, po);
 }
 
 }  // namespace
@@ -37,8 +59,19 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
   // Before the analysis, which can take minutes: a refused output is said at once.
   if (!out.empty()) check_fit_output(out, log, overwrite);
   std::vector<SystemAnalysis> done;
+  if ((format == "csv" || format == "pnnl") && o.system)
+    throw InputError("--system", fmt::format("{}", *o.system),
+                     fmt::format("not with --format {}: the log is one system", format));
+  if (!o.node_prefix.empty() && format != "fta")
+    throw InputError("--node-prefix", o.node_prefix, "only with --format fta");
+  if (o.node_pattern && format != "pnnl")
+    throw InputError("--node-pattern", *o.node_pattern, "only with --format pnnl");
   if (format == "csv") {
-    done.push_back(analyse_csv(log, o));
+    done.push_back(analyse_trace(failures::read_trace_csv(log, o.stop_on_bad), 0, o));
+  } else if (format == "pnnl") {
+    done.push_back(analyse_trace(read_pnnl_for_fit(log, o), 0, o));
+  } else if (format == "fta") {
+    analyse_fta(log, o, done, report);
   } else if (format == "lanl") {
     // Read (and decompress) once; every system is parsed from the same text.
     const std::string text = failures::text::read_log(log);
@@ -61,7 +94,7 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
     if (done.empty())
       throw InputError(fmt::format("{}: no system could be analysed", log.string()));
   } else {
-    throw InputError("--format", format, "lanl or csv");
+    throw InputError("--format", format, "one of lanl, csv, fta, pnnl");
   }
   const auto laws = all_laws();
   for (const SystemAnalysis& a : done) {

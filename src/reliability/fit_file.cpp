@@ -124,7 +124,15 @@ void write_system(hid_t root, const SystemAnalysis& a, const std::string& f) {
   const auto& rows = a.nodes;
   w.column<N>(
       "node_id", rows, [](const N& n) { return static_cast<double>(n.node_id); }, "1",
-      "node number in the log");
+      "node number in the log (fta, pnnl: the reader's index, in order of first appearance)");
+  std::vector<std::string> names;
+  names.reserve(rows.size());
+  for (const N& n : rows) names.push_back(n.name.empty() ? fmt::format("{}", n.node_id) : n.name);
+  io::write_strings(nodes.id(), "node_name", names, f);
+  io::describe(nodes.id(), "node_name", "",
+               "the log's name of the node (lanl, csv: its number; fta: node_name; pnnl: "
+               "Hardware Identifier)",
+               f);
   w.column<N>(
       "failures", rows, [](const N& n) { return static_cast<double>(n.failure_times.size()); }, "1",
       "distinct failure times of the node");
@@ -221,7 +229,9 @@ void write_system(hid_t root, const SystemAnalysis& a, const std::string& f) {
 
   Writer cw(gid, f);
   cw.column("spearman", a.spearman, "1",
-            "Spearman rho of the i-th TTFs of each node pair with >= 3 common TTFs (Fig. 3.3)");
+            "Spearman rho of the i-th TTFs of each node pair with >= 3 common TTFs (Fig. 3.3); "
+            "all pairs up to 10^6, else 10^6 pairs drawn at random (spearman_sampled = 1)");
+  io::write_attr(gid, "spearman_sampled", static_cast<std::int64_t>(a.spearman_sampled), f);
 }
 
 }  // namespace

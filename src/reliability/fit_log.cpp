@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kHour = 3600.0;
+constexpr std::size_t kMaxSpearmanPairs = 1000000;
 
 // Fits every law to an uncensored sample and tests it (K-S against the fitted law).
 std::vector<LawFit> fit_all(const std::vector<double>& sample) {
@@ -75,6 +77,43 @@ void systems_of_k(SystemAnalysis& a, const FitLogOptions& o) {
   }
 }
 
+// Fig. 3.3: Spearman's rho of the i-th TTFs of node pairs whose common length is >= 3. All
+// pairs while they are at most kMaxSpearmanPairs (every LANL system: 1,024 nodes make 523,776
+// pairs), in node order; above that a sample of that many pairs drawn at random (with
+// replacement, seeded), so the work stays linear in the nodes.
+void spearman_pairs(SystemAnalysis& a, const FitLogOptions& o) {
+  std::vector<const std::vector<double>*> eligible;  // nodes with >= 3 TTFs, in node order
+  for (const auto& n : a.nodes)
+    if (n.ttf.size() >= 3) eligible.push_back(&n.ttf);
+  const std::size_t e = eligible.size();
+  const auto pair = [&](std::size_t i, std::size_t j) {
+    const auto& x = *eligible[i];
+    const auto& y = *eligible[j];
+    const std::size_t m = std::min(x.size(), y.size());
+    const double r = spearman({x.begin(), x.begin() + m}, {y.begin(), y.begin() + m});
+    if (std::isfinite(r)) a.spearman.push_back(r);
+  };
+  if (e < 2) return;
+  if (e * (e - 1) / 2 <= kMaxSpearmanPairs) {
+    for (std::size_t i = 0; i < e; ++i)
+      for (std::size_t j = i + 1; j < e; ++j) pair(i, j);
+    return;
+  }
+  a.spearman_sampled = true;
+  Engine g =
+      make_stream(o.seed, 0, Purpose::locations, fmt::format("fit;system={};spearman", a.system));
+  const auto draw = [&](std::size_t n) {
+    return std::min(n - 1, static_cast<std::size_t>(uniform01(g) * static_cast<double>(n)));
+  };
+  a.spearman.reserve(kMaxSpearmanPairs);
+  for (std::size_t p = 0; p < kMaxSpearmanPairs; ++p) {
+    const std::size_t i = draw(e);
+    std::size_t j = draw(e - 1);
+    if (j >= i) ++j;  // j != i, uniform over the others
+    pair(std::min(i, j), std::max(i, j));
+  }
+}
+
 }  // namespace
 
 std::vector<std::int64_t> lanl_systems(std::string_view text, const std::string& file) {
@@ -98,7 +137,7 @@ std::vector<std::int64_t> lanl_systems(std::string_view text, const std::string&
 }
 
 SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t>& node_ids,
-                             const std::vector<std::vector<double>>& failure_times,
+                             std::vector<std::vector<double>> failure_times,
                              const FitLogOptions& o) {
   FS_CHECK(node_ids.size() == failure_times.size(), "analyse_nodes: ids and times differ");
   SystemAnalysis a;
@@ -110,7 +149,7 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
   for (std::size_t i = 0; i < node_ids.size(); ++i) {
     NodeAnalysis n;
     n.node_id = node_ids[i];
-    n.failure_times = failure_times[i];
+    n.failure_times = std::move(failure_times[i]);
     std::sort(n.failure_times.begin(), n.failure_times.end());
     for (std::size_t j = 1; j < n.failure_times.size(); ++j) {
       const double gap = n.failure_times[j] - n.failure_times[j - 1];
@@ -150,17 +189,36 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
   if (a.nodes.empty() || a.nodes_without_ttf == static_cast<int>(a.nodes.size()))
     throw InputError("system", fmt::format("{}", system),
                      "a system with at least one node that failed twice (no TTF otherwise)");
-  // Fig. 3.3: Spearman's rho of the i-th TTFs of every pair of fitted nodes (common length >= 3).
-  for (std::size_t i = 0; i < a.nodes.size(); ++i)
-    for (std::size_t j = i + 1; j < a.nodes.size(); ++j) {
-      const auto& x = a.nodes[i].ttf;
-      const auto& y = a.nodes[j].ttf;
-      const std::size_t m = std::min(x.size(), y.size());
-      if (m < 3) continue;
-      const double r = spearman({x.begin(), x.begin() + m}, {y.begin(), y.begin() + m});
-      if (std::isfinite(r)) a.spearman.push_back(r);
-    }
+  spearman_pairs(a, o);
   systems_of_k(a, o);
+  return a;
+}
+
+// Nodes are identifiers (csv: 0 .. 2^31 - 1), not indices: the failures are grouped by sorting,
+// so memory follows the records, not the largest identifier.
+SystemAnalysis analyse_trace(const failures::TraceLog& t, std::int64_t system,
+                             const FitLogOptions& o) {
+  std::vector<std::pair<std::int32_t, double>> by_node;
+  by_node.reserve(t.events.size());
+  for (const auto& e : t.events) by_node.emplace_back(e.node, e.time_s / 3600.0);
+  std::stable_sort(by_node.begin(), by_node.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::vector<double>> kept;
+  std::vector<std::int64_t> kept_ids;
+  for (std::size_t i = 0; i < by_node.size(); ++i) {
+    if (i == 0 || by_node[i].first != by_node[i - 1].first) {
+      kept.emplace_back();
+      kept_ids.push_back(by_node[i].first);
+    }
+    kept.back().push_back(by_node[i].second);
+  }
+  SystemAnalysis a = analyse_nodes(system, kept_ids, std::move(kept), o);
+  if (!t.node_names.empty())
+    for (auto& n : a.nodes) n.name = t.node_names[static_cast<std::size_t>(n.node_id)];
+  a.records = t.events.size();
+  a.bad_lines = t.bad;
+  a.bad_messages = t.bad_messages;
+  a.origin_unix_s = t.origin_unix_s;
   return a;
 }
 
@@ -185,7 +243,7 @@ SystemAnalysis analyse_lanl_system(std::string_view text, const std::string& fil
   std::vector<std::vector<double>> times(static_cast<std::size_t>(log.nodes));
   for (const auto& e : log.events)
     times[static_cast<std::size_t>(e.node)].push_back(e.time_s / kHour);
-  SystemAnalysis a = analyse_nodes(system, log.original_node, times, o);
+  SystemAnalysis a = analyse_nodes(system, log.original_node, std::move(times), o);
   a.records = log.events.size();
   a.bad_lines = log.bad;
   a.bad_messages = log.bad_messages;

@@ -53,7 +53,11 @@ double trigamma(double x) {
 double chi_square_sf(double x, double dof) {
   if (!(x > 0)) return 1.0;
   if (std::isinf(x)) return 0.0;
-  return boost::math::gamma_q(dof / 2, x / 2);  // Q directly: 1 - P lost the far tail
+  // Q directly (1 - P lost the far tail); Boost's best value rather than an exception where a
+  // series stops short of its precision goal.
+  using Policy = boost::math::policies::policy<
+      boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+  return std::clamp(boost::math::gamma_q(dof / 2, x / 2, Policy()), 0.0, 1.0);
 }
 
 double kolmogorov_sf(double lambda) {

@@ -94,7 +94,8 @@ void write_inputs(hid_t root, const std::vector<InputFile>& inputs, const std::s
       g.id(), "description",
       std::string("the input files the job read: path, size_bytes, sha256; read/<j>: what "
                   "the reader kept, dropped or changed (counts by name, summary, "
-                  "options)"),
+                  "options, and for failure logs that name their nodes node_names: the "
+                  "log's name of each node index)"),
       f);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     io::Handle e = io::create_group(g.id(), std::to_string(i), f);
@@ -109,6 +110,10 @@ void write_inputs(hid_t root, const std::vector<InputFile>& inputs, const std::s
       io::write_attr(g.id(), "options", r.options, f);
       io::write_attr(g.id(), "summary", r.summary, f);
       for (const auto& [name, n] : r.counts) io::write_attr(g.id(), name, n, f);
+      if (r.node_names.empty()) continue;
+      io::write_strings(g.id(), "node_names", r.node_names, f);
+      io::describe(g.id(), "node_names", "",
+                   "node i of the machine (before node_offset) is the log's node node_names[i]", f);
     }
   }
 }

@@ -306,7 +306,7 @@ std::optional<InputReading> swf_reading(const Params& table, int nodes,
   const std::filesystem::path path = ctx.resolve(swf_file(r));
   const std::string options =
       fmt::format("{};skip_jobs={};jobs={}", win.opt.key(), win.skip, win.count);
-  return InputReading{path.lexically_normal(), options, st.counts(), st.summary()};
+  return InputReading{path.lexically_normal(), options, st.counts(), st.summary(), {}};
 }
 
 Workload make_workload(const Params& table, int nodes, const RunContext& ctx) {

@@ -122,6 +122,7 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
   ReadStats& st = w.stats;
   SwfHeader header;
   w.jobs.reserve(text.size() / 60);
+  std::vector<bool> fixed;  // per job read: its estimate was replaced by the run time
 
   const auto bad = [&](std::int64_t line_no, const std::string& what) {
     std::string msg = fmt::format("{}:{}: {}", file, line_no, what);
@@ -227,8 +228,8 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
       j.estimate_s = f[8];
     } else {  // -1 (unknown) or below the actual run time: the run time is the best estimate
       j.estimate_s = runtime;
-      ++st.estimate_fixed;
     }
+    fixed.push_back(opt.estimate != SwfEstimate::runtime && !(f[8] >= runtime));
     w.jobs.push_back(j);
   }
 
@@ -245,6 +246,9 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
     for (const Job& j : w.jobs) machine = std::max<std::int64_t>(machine, j.size);
   }
   w.machine_nodes = static_cast<std::int32_t>(machine);
+  // Counted only for the jobs kept: a job dropped as too wide has nothing left to repair.
+  for (std::size_t i = 0; i < w.jobs.size(); ++i)
+    st.estimate_fixed += fixed[i] && w.jobs[i].size <= machine;
   const auto kept_end =
       std::remove_if(w.jobs.begin(), w.jobs.end(), [&](const Job& j) { return j.size > machine; });
   st.too_large = w.jobs.end() - kept_end;

@@ -56,6 +56,14 @@ JobSpec cluster_job(const fs::path& dir, const std::string& axes) {
   return parse_job(text, (dir / "job.toml").string());
 }
 
+// The job's results file with no task done (what /inputs holds does not depend on them).
+fs::path write_unrun(const JobSpec& job, const fs::path& dir) {
+  const fs::path out = dir / "out.h5";
+  ResultTable t(job.points.size(), 1, job.metric_count());
+  faultsweep::sweep::write_results(out, job, t, false);
+  return out;
+}
+
 std::int64_t count(hid_t g, const char* name, const std::string& f) {
   return io::read_attr_int(g, name, f);
 }
@@ -73,9 +81,7 @@ TEST_CASE("readings: the SWF and trace readers' drop counts are stored under /in
   REQUIRE(files[1].read.size() == 1);
   CHECK(files[0].read[0].summary.find("3 jobs kept") != std::string::npos);
 
-  const fs::path out = dir.path() / "out.h5";
-  ResultTable t(job.points.size(), 1, job.metric_count());
-  faultsweep::sweep::write_results(out, job, t, false);
+  const fs::path out = write_unrun(job, dir.path());
   io::File file = io::File::open_read(out);
   const std::string f = out.string();
   {
@@ -142,4 +148,27 @@ TEST_CASE("readings: with size_scale = proportional the stored reading is the on
   };
   CHECK(count("jobs") == 2);
   CHECK(count("too_large") == 0);
+}
+
+TEST_CASE("readings: a failure log that names its nodes stores node index -> name",
+          "[store][provenance]") {
+  TempDir dir;
+  // FTA event trace of two platforms; with platform = 1 the nodes are hostB (0) and hostA (1).
+  write(dir.path() / "event_trace.tab",
+        "1 0 7 1 hostB 0 1104537700 1104541300 0\n"
+        "2 0 3 1 hostA 0 1104537600 1104537660 1\n"
+        "3 0 9 2 other 0 1104537800 1104537900 1\n");
+  const std::string text =
+      "[sweep]\nmodel = \"cluster\"\nreplicas = 1\n[params]\nnodes = 4\n"
+      "failures = { process = \"trace\", format = \"fta\", file = \"event_trace.tab\", "
+      "platform = 1 }\n"
+      "workload = { source = \"fars\", jobs = 5, mean_interarrival = \"1000s\", "
+      "mean_runtime = \"1500s\", mean_size = 1 }\n";
+  const JobSpec job = parse_job(text, (dir.path() / "job.toml").string());
+  const fs::path out = write_unrun(job, dir.path());
+  io::File file = io::File::open_read(out);
+  const std::string f = out.string();
+  io::Handle g = io::open_group(file.id(), "inputs/0/read/0", f);
+  CHECK(count(g.id(), "other_system", f) == 1);
+  CHECK(io::read_strings(g.id(), "node_names", f) == std::vector<std::string>{"hostB", "hostA"});
 }

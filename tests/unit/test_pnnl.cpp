@@ -88,3 +88,47 @@ TEST_CASE("PNNL: format = \"pnnl\" needs a downtime in the failure source", "[pn
   t.set("node_pattern", Value(std::string("n[0-9]+")));
   CHECK_NOTHROW(validate_failures(t, 8, dir.path()));
 }
+
+TEST_CASE("PNNL: a pattern that backtracks exponentially is matched in linear time", "[pnnl]") {
+  // "(a|aa)+b" against 200 a's: a backtracking engine tries ~fib(200) splits and never ends.
+  const std::string long_id(200, 'a');
+  const std::string text = "Date,Hardware Identifier\n1/1/2003," + long_id + "b\n1/2/2003," +
+                           long_id + "\n1/3/2003," + long_id + "b\n";
+  PnnlOptions o = options(60);
+  o.node_pattern = "(a|aa)+b";
+  const TraceLog log = parse_pnnl(text, "slow.csv", o);
+  CHECK(log.events.size() == 2);
+  CHECK(log.not_node == 1);
+  CHECK(log.nodes == 1);
+  // RE2 refuses what it cannot run in linear time (backreferences), naming the key.
+  o.node_pattern = "(n)\\1";
+  CHECK_THROWS_WITH(parse_pnnl(text, "slow.csv", o),
+                    Catch::Contains("node_pattern") && Catch::Contains("RE2"));
+}
+
+TEST_CASE("PNNL: the public 2007 log's \"node 13\" is a node by default", "[pnnl]") {
+  // The layout of the public MPP2 log: identifiers "node <number>", a blank between.
+  const char* const text =
+      "Date,Hardware Identifier,What Failed\n"
+      "11/19/2003,node 13,Disk\n"
+      "11/20/2003,node 7,Memory\n"
+      "11/21/2003,node 13,Disk\n"
+      "11/22/2003,switch 2,Port\n";
+  const TraceLog log = parse_pnnl(text, "mpp2_2007.csv", options(3600));
+  CHECK(log.events.size() == 3);
+  CHECK(log.not_node == 1);
+  REQUIRE(log.node_names.size() == 2);
+  CHECK(log.node_names[0] == "node 13");
+  CHECK(log.node_names[1] == "node 7");
+}
+
+TEST_CASE("PNNL: when node_pattern matches nothing the error shows identifiers seen", "[pnnl]") {
+  const char* const text =
+      "Date,Hardware Identifier\n1/1/2003,cn-0013\n1/2/2003,cn-0007\n1/3/2003,cn-0013\n"
+      "1/4/2003,rack1\n1/5/2003,cn-0002\n1/6/2003,cn-0003\n1/7/2003,cn-0004\n";
+  CHECK_THROWS_WITH(parse_pnnl(text, "other.csv", options(60)),
+                    Catch::Contains("node_pattern") && Catch::Contains("none of its 7 rows") &&
+                        Catch::Contains("\"cn-0013\", \"cn-0007\", \"rack1\", \"cn-0002\", "
+                                        "\"cn-0003\"") &&
+                        !Catch::Contains("cn-0004"));
+}

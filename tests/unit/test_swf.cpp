@@ -201,3 +201,18 @@ TEST_CASE("SWF real logs: KTH-SP2 and SDSC-SP2 (needs FAULTSWEEP_DATA)", "[swf][
     CHECK(w.jobs.front().submit_s == 0);
   }
 }
+
+TEST_CASE("SWF: estimate_fixed counts only the jobs kept, not those dropped as too wide", "[swf]") {
+  // Both jobs have no estimate (-1); job 2 is wider than the 8-node machine and dropped.
+  const char* const text =
+      "; MaxNodes: 8\n"
+      "1 0 0 100 2 -1 -1 2 -1 -1 1 1 1 1 1 1 -1 -1\n"
+      "2 5 0 100 16 -1 -1 16 -1 -1 1 1 1 1 1 1 -1 -1\n";
+  const Workload w = parse_swf(text, "wide.swf");
+  CHECK(w.stats.jobs == 1);
+  CHECK(w.stats.too_large == 1);
+  CHECK(w.stats.estimate_fixed == 1);
+  SwfOptions o;
+  o.machine_nodes = 16;  // now both fit, and both estimates are repaired
+  CHECK(parse_swf(text, "wide.swf", o).stats.estimate_fixed == 2);
+}

@@ -16,6 +16,9 @@ struct InputReading {
   std::string options;         // how it was read (reader options): tells readings apart
   std::vector<std::pair<std::string, std::int64_t>> counts;  // by name, e.g. {"bad_lines", 3}
   std::string summary;                                       // the one line printed at load time
+  // Failure logs that name or renumber their nodes (lanl, fta, pnnl): node_names[i] is the
+  // log's name of node i (before node_offset); empty where node i is the log's own number i.
+  std::vector<std::string> node_names;
 };
 
 }  // namespace faultsweep

@@ -24,6 +24,8 @@
 //     node_offset (default 0), bad_lines = "skip" (default: counted, reported on stderr with
 //     file:line) | "fail" ("stop" is an older synonym);
 //     pnnl only: downtime (duration, required: the log has no repair times), node_pattern;
+//     fta only: platform (integer: keep that platform_id), node_prefix (keep node_names
+//     starting with it);
 //     lanl only: system (integer, required), cause ("Hardware" or a comma-separated list of
 //     Facilities, Hardware, Human Error, Network, Undetermined, Software), start ("YYYY-MM-DD
 //     [HH:MM]": t = 0 there, earlier records dropped; default: the first selected failure),

@@ -10,6 +10,9 @@
 //   - blank lines and lines starting with '#' are skipped; a first line whose event_type field is
 //     not an integer is a header: columns are then found by name (event_type, event_start_time,
 //     event_stop_time or event_end_time, node_name), so files with other column orders read too;
+//   - with `platform`, only records of that platform_id are kept; with `node_prefix`, only nodes
+//     whose node_name starts with it (an archive file may hold several machines: LANL's holds
+//     all its systems); the others are counted as of other systems (TraceLog::other_system);
 //   - events of a type other than 0 are dropped and counted (TraceLog::not_failure);
 //   - each unavailability event is one failure of its node at event_start_time, down for
 //     event_stop_time - event_start_time; several components of one node are the same node;
@@ -18,19 +21,26 @@
 //   - t = 0 at the earliest kept event (TraceLog::origin_unix_s);
 //   - bad records (field count, non-numbers, negative or infinite times, stop before start) are
 //     counted and reported as "file:line: reason", or thrown with stop_on_bad.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "faultsweep/failures/trace.hpp"
 
 namespace faultsweep::failures {
 
 struct FtaOptions {
-  bool stop_on_bad = false;  // bad_lines = "fail"
+  bool stop_on_bad = false;              // bad_lines = "fail"
+  std::optional<std::int64_t> platform;  // keep only this platform_id
+  std::string node_prefix;               // keep only node_names starting with this
 };
 
 TraceLog read_fta(const std::filesystem::path& file, const FtaOptions& options = {});
 TraceLog parse_fta(std::string_view text, const std::string& file, const FtaOptions& options = {});
+// The platform_ids present in an FTA text, ascending (empty if a header names no platform_id).
+std::vector<std::int64_t> fta_platforms(std::string_view text);
 
 }  // namespace faultsweep::failures

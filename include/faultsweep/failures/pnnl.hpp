@@ -4,9 +4,10 @@
 //   - the header is the first line naming both "Date" and "Hardware Identifier" (case and
 //     blanks ignored); other columns (What Failed, ...) are not used;
 //   - only rows about a node are kept: a Hardware Identifier that matches node_pattern (whole
-//     identifier, case-insensitive ECMAScript regex; default "(node|n)[0-9]+", e.g. "n123" or
-//     "node7") is a node; other rows (switches, racks, disks named alone) are dropped and
-//     counted (TraceLog::not_node);
+//     identifier, case-insensitive, RE2 syntax: linear time, no backreferences or lookaround;
+//     default "(node|n) *[0-9]+", e.g. "node 13" as in the public 2007 log, "n123" or "node7")
+//     is a node; other rows (switches, racks, disks named alone) are dropped and counted
+//     (TraceLog::not_node); when no row matches, the error lists identifiers seen;
 //   - every kept row is a point failure at Date; the log has no repair times, so each failure
 //     takes its node down for the user's downtime_s (required; no default is honest);
 //   - Date is m/d/YYYY or m/d/YY (a date alone is at 0:00) or YYYY-MM-DD, each optionally with
@@ -23,7 +24,7 @@ namespace faultsweep::failures {
 
 struct PnnlOptions {
   double downtime_s = -1;  // required: >= 0
-  std::string node_pattern = "(node|n)[0-9]+";
+  std::string node_pattern = "(node|n) *[0-9]+";
   bool stop_on_bad = false;  // bad_lines = "fail"
 };
 

@@ -27,14 +27,20 @@
 #include "faultsweep/reliability/fit.hpp"
 #include "faultsweep/reliability/gof.hpp"
 
+namespace faultsweep::failures {
+struct TraceLog;
+}
+
 namespace faultsweep::reliability {
 
 struct FitLogOptions {
   std::optional<std::int64_t> system;  // all systems if not given
   int min_ttfs = 3;
-  std::uint64_t seed = 1;       // the random node orders of Table 3.3
-  double tie_tolerance = 0.01;  // p-values within this of the best count as "as good"
-  bool stop_on_bad = false;     // bad log lines: fatal instead of skipped
+  std::uint64_t seed = 1;                   // the random node orders of Table 3.3
+  double tie_tolerance = 0.01;              // p-values within this of the best count as "as good"
+  bool stop_on_bad = false;                 // bad log lines: fatal instead of skipped
+  std::string node_prefix;                  // fta: only nodes whose node_name starts with this
+  std::optional<std::string> node_pattern;  // pnnl: which Hardware Identifiers are nodes
 };
 
 struct LawFit {
@@ -44,7 +50,8 @@ struct LawFit {
 };
 
 struct NodeAnalysis {
-  std::int64_t node_id = 0;           // the log's node number
+  std::int64_t node_id = 0;           // the log's node number (fta, pnnl: the reader's index)
+  std::string name;                   // fta, pnnl: the log's name of the node
   std::vector<double> failure_times;  // hours since the system's origin, sorted, deduplicated
   std::vector<double> ttf;            // hours
   double censored = 0;                // hours from the last failure to the end of observation
@@ -73,6 +80,7 @@ struct SystemAnalysis {
   std::vector<int> best_count, as_good_count;  // Table 3.2, per law
   std::vector<SystemOfK> systems_of_k;         // Table 3.3
   std::vector<double> spearman;                // Fig. 3.3: one value per node pair
+  bool spearman_sampled = false;  // true: a random sample of 10^6 pairs, not all of them
 };
 
 // Systems present in the text of a LANL LA-UR-05-7318 file, ascending (a scan of its System
@@ -87,9 +95,16 @@ SystemAnalysis analyse_lanl_system(const std::filesystem::path& file, std::int64
 SystemAnalysis analyse_lanl_system(std::string_view text, const std::string& file,
                                    std::int64_t system, const FitLogOptions& options);
 
-// The analysis of per-node failure times (hours) already read; exposed for tests.
+// The analysis of per-node failure times (hours) already read; exposed for tests. The work is
+// linear in the nodes and their failures (Spearman's pairs are sampled beyond 10^6).
 SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t>& node_ids,
-                             const std::vector<std::vector<double>>& failure_times,
+                             std::vector<std::vector<double>> failure_times,
+                             const FitLogOptions& options);
+
+// One system from a failure log already read (failures/trace.hpp): each node's failure times,
+// analysed as by analyse_nodes. Nodes that never failed are not in it (no failure time at all);
+// for logs that name their nodes (fta, pnnl) node_id is the reader's index and the name is kept.
+SystemAnalysis analyse_trace(const failures::TraceLog& log, std::int64_t system,
                              const FitLogOptions& options);
 
 // The root attribute `filetype` of the files `fit` writes.
@@ -113,10 +128,12 @@ void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAn
 
 namespace faultsweep::reliability {
 
-// `faultsweep fit LOG [--system S] [--format lanl|csv] [--out FILE.h5]`: analyses the systems
-// (all of a LANL file unless `system` is given; a csv trace "time_s,node,downtime_s" is one
-// system, numbered 0), prints one summary line per system (and the bad lines) to `report`, and
-// writes `out` if it is not empty. Returns the number of systems analysed.
+// `faultsweep fit LOG [--system S] [--format lanl|csv|fta|pnnl] [--out FILE.h5]`: analyses the
+// systems (all of a LANL file unless `system` is given; an FTA event trace has one system per
+// platform_id, `system` picks one, `node_prefix` keeps node names starting with it; a csv trace
+// "time_s,node,downtime_s" or a PNNL log (`node_pattern`) is one system, numbered 0), prints one
+// summary line per system (and the bad lines) to `report`, and writes `out` if it is not empty.
+// Returns the number of systems analysed.
 int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
             bool overwrite, const FitLogOptions& options, std::FILE* report);
 

@@ -1,0 +1,171 @@
+// `faultsweep fit` on the failure logs other than LANL's: csv traces whose nodes are large
+// identifiers, FTA event traces (one system per platform, a node-name prefix), PNNL logs; the
+// log's node names in the output; Spearman's pairs sampled above 10^6.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/io/h5.hpp"
+#include "faultsweep/reliability/fit_log.hpp"
+#include "temp_dir.hpp"
+
+using namespace faultsweep;
+using namespace faultsweep::reliability;
+
+namespace {
+
+std::filesystem::path write(const testing::TempDir& dir, const std::string& name,
+                            const std::string& text) {
+  const auto p = dir.path() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+// Runs fit quietly and returns the file's system_<S>/nodes/<column> as strings or numbers.
+struct FitOut {
+  std::filesystem::path file;
+  std::vector<std::string> names(const std::string& system) const {
+    io::File f = io::File::open_read(file);
+    io::Handle g = io::open_group(f.id(), system + "/nodes", file.string());
+    return io::read_strings(g.id(), "node_name", file.string());
+  }
+  std::vector<double> column(const std::string& path, const std::string& name) const {
+    io::File f = io::File::open_read(file);
+    io::Handle g = io::open_group(f.id(), path, file.string());
+    std::vector<hsize_t> dims;
+    return io::read_doubles(g.id(), name, dims, file.string());
+  }
+};
+
+FitOut fit(const std::filesystem::path& log, const std::string& format, const FitLogOptions& o,
+           const testing::TempDir& dir, int* systems = nullptr) {
+  const auto out = dir.path() / (format + ".h5");
+  std::FILE* sink = std::tmpfile();
+  const int n = run_fit(log, format, out.string(), true, o, sink);
+  std::fclose(sink);
+  if (systems) *systems = n;
+  return {out};
+}
+
+// Four failures per node: 3 TTFs each, so both nodes are fitted.
+std::string csv_of(std::int64_t a, std::int64_t b) {
+  std::string s = "time_s,node,downtime_s\n";
+  for (int i = 0; i < 4; ++i) {
+    s += fmt::format("{},{},60\n", 3600 * (i * i + 1), a);
+    s += fmt::format("{},{},60\n", 5400 * (i * i * i + 1), b);
+  }
+  return s;
+}
+
+// FTA: platform 1 holds "cn1" and "cn2" (4 failures each), platform 2 holds "io7" (3).
+std::string fta_log() {
+  std::string s = "# event_id component_id node_id platform_id node_name event_type start stop\n";
+  int id = 0;
+  const auto add = [&](int platform, const char* node, double start) {
+    s += fmt::format("{} 0 0 {} {} 0 {} {} 0\n", ++id, platform, node, 1e9 + start,
+                     1e9 + start + 60);
+    s += fmt::format("{} 0 0 {} {} 1 {} {} 0\n", ++id, platform, node, 1e9 + start + 60,
+                     1e9 + start + 61);
+  };
+  for (const double t : {0.0, 7200.0, 36000.0, 90000.0}) add(1, "cn2", t);
+  for (const double t : {3600.0, 18000.0, 19800.0, 100000.0}) add(1, "cn1", t);
+  for (const double t : {500.0, 9000.0, 40000.0}) add(2, "io7", t);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("fit csv: node identifiers are not indices (node 2147483647 with small memory)",
+          "[reliability][fit][fit_formats]") {
+  testing::TempDir dir("fitfmt");
+  // Before, the analysis held one vector per identifier up to the largest: 2^31 of them.
+  const auto log = write(dir, "big.csv", csv_of(2147483647, 12));
+  const FitOut out = fit(log, "csv", FitLogOptions{}, dir);
+  CHECK(out.column("system_0/nodes", "node_id") == std::vector<double>{12, 2147483647});
+  CHECK(out.names("system_0") == std::vector<std::string>{"12", "2147483647"});
+  CHECK(out.column("system_0/nodes", "ttf_count") == std::vector<double>{3, 3});
+  // The same log with small identifiers gives the same analysis.
+  testing::TempDir dir2("fitfmt2");
+  const FitOut small = fit(write(dir2, "small.csv", csv_of(1, 0)), "csv", FitLogOptions{}, dir2);
+  CHECK(small.column("system_0/nodes", "weibull_p1") == out.column("system_0/nodes", "weibull_p1"));
+  CHECK(small.column("system_0/ttf", "ttf_h") == out.column("system_0/ttf", "ttf_h"));
+}
+
+TEST_CASE("fit fta: one system per platform, --system picks one, --node-prefix filters",
+          "[reliability][fit][fit_formats]") {
+  testing::TempDir dir("fitfta");
+  const auto log = write(dir, "event_trace.tab", fta_log());
+  int systems = 0;
+  FitOut out = fit(log, "fta", FitLogOptions{}, dir, &systems);
+  CHECK(systems == 2);
+  CHECK(out.names("system_1") == std::vector<std::string>{"cn2", "cn1"});
+  CHECK(out.names("system_2") == std::vector<std::string>{"io7"});
+  FitLogOptions o;
+  o.system = 2;
+  out = fit(log, "fta", o, dir, &systems);
+  CHECK(systems == 1);
+  CHECK(out.names("system_2") == std::vector<std::string>{"io7"});
+  o = {};
+  o.node_prefix = "cn1";
+  out = fit(log, "fta", o, dir, &systems);
+  CHECK(systems == 1);  // platform 2 has no cn1 node: skipped with a message
+  CHECK(out.names("system_1") == std::vector<std::string>{"cn1"});
+  o.system = 2;
+  CHECK_THROWS_WITH(fit(log, "fta", o, dir), Catch::Contains("other systems"));
+  // Options that belong to another format are refused, naming the option.
+  o = {};
+  o.node_prefix = "cn";
+  CHECK_THROWS_WITH(fit(log, "csv", o, dir), Catch::Contains("--node-prefix"));
+  o = {};
+  o.system = 1;
+  CHECK_THROWS_WITH(fit(log, "pnnl", o, dir), Catch::Contains("--system"));
+  CHECK_THROWS_WITH(fit(log, "swf", FitLogOptions{}, dir), Catch::Contains("lanl, csv, fta, pnnl"));
+}
+
+TEST_CASE("fit pnnl: the log's node identifiers are the node names",
+          "[reliability][fit][fit_formats]") {
+  testing::TempDir dir("fitpnnl");
+  std::string text = "Date,Hardware Identifier,What Failed\n";
+  for (const char* d : {"1/1/2003", "1/5/2003", "1/6/2003", "2/9/2003"})
+    text += fmt::format("{},node 13,Disk\n{},switch 2,Port\n", d, d);
+  for (const char* d : {"1/2/2003", "1/9/2003", "1/29/2003", "3/1/2003"})
+    text += fmt::format("{},node 7,Memory\n", d);
+  const auto log = write(dir, "mpp2.csv", text);
+  const FitOut out = fit(log, "pnnl", FitLogOptions{}, dir);
+  CHECK(out.names("system_0") == std::vector<std::string>{"node 13", "node 7"});
+  CHECK(out.column("system_0/nodes", "ttf_count") == std::vector<double>{3, 3});
+  FitLogOptions o;
+  o.node_pattern = "switch [0-9]+";
+  CHECK(fit(log, "pnnl", o, dir).names("system_0") == std::vector<std::string>{"switch 2"});
+  o.node_pattern = "(a|aa)+b";
+  CHECK_THROWS_WITH(fit(log, "pnnl", o, dir), Catch::Contains("\"node 13\", \"switch 2\""));
+}
+
+TEST_CASE("fit: Spearman pairs are all pairs up to 10^6, a seeded sample of 10^6 above",
+          "[reliability][fit][fit_formats]") {
+  // 1,500 nodes with 3 TTFs each: 1,124,250 pairs, more than 10^6.
+  std::vector<std::vector<double>> times(1500);
+  std::vector<std::int64_t> ids(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    ids[i] = static_cast<std::int64_t>(i);
+    const double s = 1 + static_cast<double>(i % 7);
+    times[i] = {0, s, s + 2 + static_cast<double>(i % 3), s + 9 - static_cast<double>(i % 5)};
+  }
+  FitLogOptions o;
+  o.min_ttfs = 100;  // no law fitted: only the pairs matter here
+  const SystemAnalysis a = analyse_nodes(0, ids, times, o);
+  CHECK(a.spearman_sampled);
+  CHECK(a.spearman.size() <= 1000000);
+  CHECK(a.spearman.size() > 100000);
+  const SystemAnalysis b = analyse_nodes(0, ids, times, o);
+  CHECK(b.spearman == a.spearman);  // seeded
+  times.resize(1414);               // 999,191 pairs: all of them
+  ids.resize(1414);
+  CHECK_FALSE(analyse_nodes(0, ids, times, o).spearman_sampled);
+}
