@@ -72,12 +72,18 @@ fi
   [ ${#FS_SBATCH_EXTRA[@]} -eq 0 ] || printf '%q ' "${FS_SBATCH_EXTRA[@]}"
   printf ')\n'
 } >"$FS_LOGDIR/sweep.env"
+# A submission that fails before any job is queued (sbatch refused, Slurm down) leaves nothing
+# that would block the same command's retry.
+submitted=""
+trap '[ -n "$submitted" ] || rm -f "$FS_LOGDIR/sweep.env" "$FS_LOGDIR/jobids"' EXIT
 
 if [ "$FS_SLICES" -eq 1 ]; then
   id=$(fs_submit_sweep 0 "" "")
+  submitted=1
   fs_log "submitted sweep $FS_NAME as job $id; logs in $FS_LOGDIR"
 else
   id=$(fs_submit_sweep 0 array "")
+  submitted=1
   mid=$(fs_submit_merge 0 "afterany:$id")
   fs_log "submitted sweep $FS_NAME as job array $id ($FS_SLICES slices) and merge job $mid;" \
     "logs in $FS_LOGDIR"
