@@ -345,7 +345,9 @@ void check_output(const JobSpec& job, const std::string& out) {
   (void)output_path(job, opt, Slice{});
 }
 
-int run_sweep(const RunOptions& opt) {
+namespace {
+
+int run_with_mpi(const RunOptions& opt) {
   mpi::environment env(mpi::threading::funneled);
   mpi::communicator world;
   install_stop_handlers();
@@ -368,6 +370,17 @@ int run_sweep(const RunOptions& opt) {
     std::fprintf(stderr, "faultsweep: internal error (a bug in faultsweep): %s\n", e.what());
   }
   if (world.size() > 1) world.abort(code);
+  return code;
+}
+
+}  // namespace
+
+int run_sweep(const RunOptions& opt) {
+  const int code = run_with_mpi(opt);
+  // MPI_Finalize (the environment's end) may put back the signal dispositions MPI found; a stop
+  // signal in the last instants (mpirun ending the other ranks after one exits 75) must still
+  // be caught, not kill the process.
+  install_stop_handlers();
   return code;
 }
 
