@@ -28,7 +28,8 @@ P="$WORK/moved"
 sed -e 's/^replicas = 8/replicas = 2/' -e 's/range = \[1, 32\]/range = [1, 3]/' \
   -e 's/n = 8 }/n = 2 }/' -e 's/"20000d"/"200d"/' \
   "$P/share/faultsweep/jobs/quickstart.toml" >"$P/share/faultsweep/jobs/quick_small.toml"
-mkdir "$WORK/elsewhere"
+# The job writes results/quickstart.h5 relative to where it runs; check refuses a missing folder.
+mkdir -p "$WORK/elsewhere/results"
 cd "$WORK/elsewhere"
 FS="$P/bin/faultsweep"
 run_fs check_bundled check jobs/quickstart.toml
