@@ -19,9 +19,10 @@ constexpr double kDefaultLong_s = 30 * 86400.0;  // inject_long_runtime's defaul
 // The table without the keys whose effect is computed rather than built.
 Params without(const Params& table, std::initializer_list<const char*> keys) {
   Params out;
-  for (const auto& [k, v] : table.values())
-    if (std::find_if(keys.begin(), keys.end(), [&](const char* x) { return k == x; }) == keys.end())
-      out.set(k, v);
+  for (const auto& kv : table.values())  // not [k, v]: clang 14 cannot capture a binding
+    if (std::find_if(keys.begin(), keys.end(), [&](const char* x) { return kv.first == x; }) ==
+        keys.end())
+      out.set(kv.first, kv.second);
   return out;
 }
 
