@@ -47,7 +47,7 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     ${_fs_root}/src/reliability/gof.cpp
     ${_fs_root}/src/reliability/system.cpp
     ${_fs_root}/src/reliability/special.cpp)
-  target_link_libraries(faultsweep_fuzz_fit PUBLIC faultsweep_fuzz_readers Eigen3::Eigen)
+  target_link_libraries(faultsweep_fuzz_fit PUBLIC faultsweep_fuzz_readers Eigen3::Eigen OpenSSL::Crypto)
 
   faultsweep_reader_fuzzer(fuzz_swf fuzz_swf.cpp)
   faultsweep_reader_fuzzer(fuzz_pnnl_pattern fuzz_pnnl_pattern.cpp)
