@@ -9,6 +9,7 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/notice.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/job.hpp"
@@ -27,16 +28,12 @@ constexpr double kPerNodeReliability_B = 80;
 constexpr double kPerJob_B = 256;
 constexpr double kPerJobNode_B = 4;
 
-bool reliability_aware(const Params& p) {
-  const std::string a = p.str("allocator");
-  return a == "ras" || a == "ljras" || a == "ra" || p.str("moldable_size") == "ra_opt";
-}
-
 }  // namespace
 
 double cluster_memory_bytes(const Params& p, const workload::WorkloadEstimate& w) {
   const auto nodes = static_cast<double>(p.integer("nodes"));
-  const double per_node = kPerNode_B + (reliability_aware(p) ? kPerNodeReliability_B : 0.0);
+  const double per_node =
+      kPerNode_B + (policy::uses_reliability_model(p) ? kPerNodeReliability_B : 0.0);
   return kBase_B + nodes * per_node + w.jobs * (kPerJob_B + kPerJobNode_B * w.mean_size);
 }
 
@@ -51,9 +48,9 @@ void check_cluster_memory(const Params& p, const workload::WorkloadEstimate& w) 
                   "limit of {:.3g} GB ({}): use fewer nodes or jobs, or set "
                   "FAULTSWEEP_MEMORY_LIMIT if the estimate is too cautious",
                   need / 1e9, p.integer("nodes"),
-                  kPerNode_B + (reliability_aware(p) ? kPerNodeReliability_B : 0.0), w.jobs,
-                  kPerJob_B, kPerJobNode_B, w.mean_size, static_cast<double>(limit.bytes) / 1e9,
-                  limit.source));
+                  kPerNode_B + (policy::uses_reliability_model(p) ? kPerNodeReliability_B : 0.0),
+                  w.jobs, kPerJob_B, kPerJobNode_B, w.mean_size,
+                  static_cast<double>(limit.bytes) / 1e9, limit.source));
 }
 
 void check_warm_up(const Params& p, double node_mtbf_s) {

@@ -151,10 +151,13 @@ std::vector<ParamSpec> reliability_param_specs() {
   return s;
 }
 
+bool uses_reliability_model(const Params& p) {
+  return is_reliability_allocator(p.str("allocator")) || p.str("moldable_size") == "ra_opt";
+}
+
 void validate_reliability(const Params& p) {
-  const std::string alloc = p.str("allocator");
+  if (!uses_reliability_model(p)) return;
   const std::string size = p.str("moldable_size");
-  if (!is_reliability_allocator(alloc) && size != "ra_opt") return;
   (void)online_options(p);  // reliability_law
   const double refit = p.real("refit");
   if (!(refit > 0 && std::isfinite(refit)))

@@ -122,6 +122,8 @@ class AllSize final : public SizeChooser {
 std::vector<ParamSpec> reliability_param_specs();
 // Checks them against the point's allocator / moldable_size (InputError naming the key).
 void validate_reliability(const Params& point);
+// Whether the point's allocator or size chooser keeps an online reliability model per node.
+bool uses_reliability_model(const Params& point);
 // The point's allocator / size chooser, built with the point's own keys.
 std::unique_ptr<Allocator> make_point_allocator(const Params& point);
 std::unique_ptr<SizeChooser> make_point_size_chooser(const Params& point);
