@@ -233,6 +233,10 @@ int main(int argc, char** argv) {
       ->check(integer_in(1, std::numeric_limits<int>::max()));
   fit->add_option("--seed", fit_opt.seed, "seed of the random node orders (Table 3.3)")
       ->check(integer_in<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
+  fit->add_option("--threads", fit_opt.threads,
+                  "threads for the per-node fits (default 0: one per hardware thread); the "
+                  "results do not depend on it")
+      ->check(integer_in(0u, 4096u));
   fit->add_flag("--stop-on-bad", fit_opt.stop_on_bad, "a bad log line is fatal (default: skip)");
   fit->add_flag("--overwrite", fit_overwrite, "replace an existing --out file");
 

@@ -12,4 +12,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/compressed.cpp
   src/core/stop.cpp
   src/core/memory.cpp
+  src/core/parallel.cpp
 )

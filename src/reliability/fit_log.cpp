@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/parallel.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/trace_text.hpp"
@@ -23,14 +24,21 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kHour = 3600.0;
 constexpr std::size_t kMaxSpearmanPairs = 1000000;
 
-// Fits every law to an uncensored sample and tests it (K-S against the fitted law).
-std::vector<LawFit> fit_all(const std::vector<double>& sample) {
+std::vector<double> sorted_copy(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x;
+}
+
+// Fits every law to an uncensored sample and tests it (K-S against the fitted law); `sorted` is
+// the sample in ascending order (the fits sum in the sample's own order).
+std::vector<LawFit> fit_all(const std::vector<double>& sample, const std::vector<double>& sorted) {
   std::vector<LawFit> out;
+  out.reserve(all_laws().size());
   for (const Law law : all_laws()) {
     LawFit lf;
     try {
       lf.fit = fit_mle(law, sample);
-      lf.ks = ks_test(sample, lf.fit);
+      lf.ks = ks_test_sorted(sorted, lf.fit);
       lf.ok = std::isfinite(lf.ks.p);
     } catch (const InputError&) {
       lf.ok = false;  // the MLE does not exist for this sample (e.g. all TTFs equal)
@@ -38,6 +46,22 @@ std::vector<LawFit> fit_all(const std::vector<double>& sample) {
     out.push_back(lf);
   }
   return out;
+}
+
+// Every law, the censored Weibull and the best law (largest K-S p) of one node's TTFs.
+void fit_node(NodeAnalysis& n) {
+  const std::vector<double> sorted = sorted_copy(n.ttf);
+  n.laws = fit_all(n.ttf, sorted);
+  try {
+    n.weibull_censored.fit = fit_mle(Law::weibull, n.ttf, {n.censored});
+    n.weibull_censored.ks = ks_test_sorted(sorted, n.weibull_censored.fit);
+    n.weibull_censored.ok = true;
+  } catch (const InputError&) {
+  }
+  double best_p = -1;
+  for (std::size_t l = 0; l < n.laws.size(); ++l)
+    if (n.laws[l].ok && n.laws[l].ks.p > best_p)
+      best_p = n.laws[l].ks.p, n.best = static_cast<int>(l);
 }
 
 // Nodes 0..k-1 in order, or k of them drawn without replacement (partial Fisher-Yates).
@@ -70,7 +94,7 @@ void systems_of_k(SystemAnalysis& a, const FitLogOptions& o) {
       s.random = random;
       s.k = static_cast<int>(k);
       s.ttf = system_ttfs(times);  // Gottumukkala Fig. 4.1
-      if (s.ttf.size() >= 2) s.laws = fit_all(s.ttf);
+      if (s.ttf.size() >= 2) s.laws = fit_all(s.ttf, sorted_copy(s.ttf));
       s.durbin_watson = durbin_watson(s.ttf);
       a.systems_of_k.push_back(std::move(s));
     }
@@ -165,26 +189,19 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
     n.acf1 = autocorrelation(n.ttf, 1);
     n.durbin_watson = durbin_watson(n.ttf);
     if (n.ttf.empty()) ++a.nodes_without_ttf;
-    if (static_cast<int>(n.ttf.size()) >= o.min_ttfs) {
-      n.laws = fit_all(n.ttf);
-      try {
-        n.weibull_censored.fit = fit_mle(Law::weibull, n.ttf, {n.censored});
-        n.weibull_censored.ks = ks_test(n.ttf, n.weibull_censored.fit);
-        n.weibull_censored.ok = true;
-      } catch (const InputError&) {
-      }
-      double best_p = -1;
-      for (std::size_t l = 0; l < n.laws.size(); ++l)
-        if (n.laws[l].ok && n.laws[l].ks.p > best_p)
-          best_p = n.laws[l].ks.p, n.best = static_cast<int>(l);
-      if (n.best >= 0) {
-        ++a.nodes_fitted;
-        ++a.best_count[n.best];
-        for (std::size_t l = 0; l < n.laws.size(); ++l)
-          if (n.laws[l].ok && n.laws[l].ks.p >= best_p - o.tie_tolerance) ++a.as_good_count[l];
-      }
-    }
     a.nodes.push_back(std::move(n));
+  }
+  // The fits, each node on its own: on all threads, counted afterwards in node order.
+  parallel_for(a.nodes.size(), thread_count(o.threads), [&](std::size_t i) {
+    if (static_cast<int>(a.nodes[i].ttf.size()) >= o.min_ttfs) fit_node(a.nodes[i]);
+  });
+  for (const NodeAnalysis& n : a.nodes) {
+    if (n.best < 0) continue;
+    const double best_p = n.laws[static_cast<std::size_t>(n.best)].ks.p;
+    ++a.nodes_fitted;
+    ++a.best_count[n.best];
+    for (std::size_t l = 0; l < n.laws.size(); ++l)
+      if (n.laws[l].ok && n.laws[l].ks.p >= best_p - o.tie_tolerance) ++a.as_good_count[l];
   }
   if (a.nodes.empty() || a.nodes_without_ttf == static_cast<int>(a.nodes.size()))
     throw InputError("system", fmt::format("{}", system),

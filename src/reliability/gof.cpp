@@ -33,9 +33,11 @@ std::vector<double> ranks(const std::vector<double>& x) {
 
 }  // namespace
 
-KsResult ks_test(std::vector<double> sample, const std::function<double(double)>& cdf) {
+namespace {
+
+template <class Cdf>
+KsResult ks_of_sorted(const std::vector<double>& sample, const Cdf& cdf) {
   FS_CHECK(!sample.empty(), "K-S test of an empty sample");
-  std::sort(sample.begin(), sample.end());
   const double n = static_cast<double>(sample.size());
   double d = 0;
   for (std::size_t i = 0; i < sample.size(); ++i) {
@@ -50,8 +52,22 @@ KsResult ks_test(std::vector<double> sample, const std::function<double(double)>
   return r;
 }
 
+}  // namespace
+
+KsResult ks_test(std::vector<double> sample, const std::function<double(double)>& cdf) {
+  std::sort(sample.begin(), sample.end());
+  return ks_of_sorted(sample, cdf);
+}
+
 KsResult ks_test(const std::vector<double>& sample, const Fit& fit) {
-  return ks_test(sample, [&fit](double x) { return fit.cdf(x); });
+  std::vector<double> sorted = sample;
+  std::sort(sorted.begin(), sorted.end());
+  return ks_test_sorted(sorted, fit);
+}
+
+KsResult ks_test_sorted(const std::vector<double>& sorted, const Fit& fit) {
+  FS_CHECK(std::is_sorted(sorted.begin(), sorted.end()), "ks_test_sorted of an unsorted sample");
+  return ks_of_sorted(sorted, [&fit](double x) { return fit.cdf(x); });
 }
 
 ChiSquareResult chi_square_test(const std::vector<double>& sample, const std::vector<double>& edges,

@@ -5,12 +5,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/parallel.hpp"
+#include "faultsweep/core/rng.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/reliability/fit_log.hpp"
 #include "temp_dir.hpp"
@@ -168,4 +173,55 @@ TEST_CASE("fit: Spearman pairs are all pairs up to 10^6, a seeded sample of 10^6
   times.resize(1414);               // 999,191 pairs: all of them
   ids.resize(1414);
   CHECK_FALSE(analyse_nodes(0, ids, times, o).spearman_sampled);
+}
+
+TEST_CASE("fit: the per-node fits give the same bits on 1, 2 and 3 threads",
+          "[reliability][fit][fit_formats]") {
+  // 600 nodes, Weibull renewal TTFs of different lengths (some too short to fit), seeded.
+  Engine g = make_stream(5, 0, Purpose::locations, "fit threads test");
+  std::vector<std::vector<double>> times(600);
+  std::vector<std::int64_t> ids(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    ids[i] = static_cast<std::int64_t>(1000 + 3 * i);
+    double t = 0;
+    for (std::size_t k = 0; k < 2 + i % 11; ++k)
+      times[i].push_back(t += 10 * std::pow(-std::log(1 - uniform01(g)), 1 / 0.7));
+  }
+  const auto with = [&](unsigned threads) {
+    FitLogOptions o;
+    o.threads = threads;
+    return analyse_nodes(0, ids, times, o);
+  };
+  const SystemAnalysis one = with(1);
+  REQUIRE(one.nodes_fitted > 300);
+  for (const unsigned t : {2u, 3u}) {
+    const SystemAnalysis many = with(t);
+    CHECK(many.nodes_fitted == one.nodes_fitted);
+    CHECK(many.best_count == one.best_count);
+    CHECK(many.as_good_count == one.as_good_count);
+    REQUIRE(many.nodes.size() == one.nodes.size());
+    for (std::size_t i = 0; i < one.nodes.size(); ++i) {
+      const NodeAnalysis &a = one.nodes[i], &b = many.nodes[i];
+      CHECK(a.best == b.best);
+      REQUIRE(a.laws.size() == b.laws.size());
+      for (std::size_t l = 0; l < a.laws.size(); ++l) {
+        CHECK(a.laws[l].fit.p1 == b.laws[l].fit.p1);
+        CHECK(a.laws[l].ks.p == b.laws[l].ks.p);
+      }
+      CHECK(a.weibull_censored.fit.p2 == b.weibull_censored.fit.p2);
+    }
+  }
+}
+
+TEST_CASE("parallel_for: every item once, the first exception rethrown", "[core][parallel]") {
+  std::vector<int> hits(1000, 0);
+  faultsweep::parallel_for(hits.size(), 3, [&](std::size_t i) { ++hits[i]; });
+  CHECK(std::count(hits.begin(), hits.end(), 1) == 1000);
+  CHECK_THROWS_WITH(faultsweep::parallel_for(500, 2,
+                                             [](std::size_t i) {
+                                               if (i == 321) throw std::runtime_error("item 321");
+                                             }),
+                    "item 321");
+  CHECK(faultsweep::thread_count(0) >= 1);
+  CHECK(faultsweep::thread_count(3) == 3);
 }

@@ -18,6 +18,8 @@ struct KsResult {
 // conservative (Lilliefors); it ranks laws, it is not an exact test then.
 KsResult ks_test(std::vector<double> sample, const std::function<double(double)>& cdf);
 KsResult ks_test(const std::vector<double>& sample, const Fit& fit);
+// The same on a sample already sorted ascending (a log's many per-node tests sort once).
+KsResult ks_test_sorted(const std::vector<double>& sorted, const Fit& fit);
 
 struct ChiSquareResult {
   double statistic = 0;
