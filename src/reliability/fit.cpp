@@ -43,7 +43,7 @@ using Objective = std::function<double(double, double)>;
 void standard_errors(const Objective& ll, Fit& f) {
   const double h1 = 1e-4 * std::max(std::abs(f.p1), 1e-3);
   const double h2 = 1e-4 * std::max(std::abs(f.p2), 1e-3);
-  const double f0 = ll(f.p1, f.p2);
+  const double f0 = f.log_likelihood;  // ll(p1, p2), already computed
   Eigen::Matrix2d info;
   info(0, 0) = -(ll(f.p1 + h1, f.p2) - 2 * f0 + ll(f.p1 - h1, f.p2)) / (h1 * h1);
   info(1, 1) = -(ll(f.p1, f.p2 + h2) - 2 * f0 + ll(f.p1, f.p2 - h2)) / (h2 * h2);
@@ -247,7 +247,8 @@ double log_likelihood(Law law, double p1, double p2, const std::vector<double>& 
   return std::isnan(ll) ? kNegInf : ll;
 }
 
-Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<double>& censored) {
+Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<double>& censored,
+            FitOutput output) {
   if (failures.empty())
     throw InputError("failure times", "0 values", "at least one failure time to fit");
   Sample s{failures, {}, 0, 0};
@@ -278,7 +279,7 @@ Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<doub
       f.se1 = f.p1 / std::sqrt(r);
       f.se2 = kNaN;
       f.converged = true;
-      f.log_likelihood = ll(f.p1, f.p2);
+      f.log_likelihood = output == FitOutput::full ? ll(f.p1, f.p2) : kNaN;
       return f;
     case Law::weibull:
       fit_weibull(s, f);
@@ -314,6 +315,10 @@ Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<doub
       }
       break;
     }
+  }
+  if (output == FitOutput::estimates) {
+    f.log_likelihood = f.se1 = f.se2 = kNaN;
+    return f;
   }
   f.log_likelihood = ll(f.p1, f.p2);
   standard_errors(ll, f);

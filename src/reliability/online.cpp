@@ -84,7 +84,7 @@ void OnlineReliability::refit_node(const failures::NodeHistory& h, std::int32_t 
   bool ok = static_cast<int>(ttf_.size()) >= o_.min_ttfs;
   if (ok) {
     try {
-      const Fit f = fit_mle(Law::weibull, ttf_);
+      const Fit f = fit_mle(Law::weibull, ttf_, {}, FitOutput::estimates);  // no SEs needed
       ok = f.converged && f.p1 >= 0.05 && f.p1 <= 20 && f.p2 > 0 && std::isfinite(f.p2);
       if (ok) shape_[i] = f.p1, scale_s_[i] = f.p2 * 3600.0;
     } catch (const InputError&) {

@@ -38,7 +38,11 @@ struct Fit {
 // carries no information and is ignored). Throws InputError if there is no failure time, a time
 // is not finite or a failure time is <= 0, or (for the two-parameter laws) all failure times are
 // equal and nothing is censored, where the MLE does not exist.
-Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<double>& censored = {});
+// FitOutput::estimates leaves log_likelihood and the two-parameter laws' se1, se2 NaN (their ten
+// likelihood evaluations cost more than the fit itself); the estimates are the same bits.
+enum class FitOutput { full, estimates };
+Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<double>& censored = {},
+            FitOutput output = FitOutput::full);
 
 // Log-likelihood of a law with the given parameters (for tests and profile checks).
 double log_likelihood(Law law, double p1, double p2, const std::vector<double>& failures,
