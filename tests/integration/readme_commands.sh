@@ -15,7 +15,8 @@
 # Then every relative link in README.md and docs/**/*.md must point to an existing file, every
 # Markdown table in them must have a header, a separator and rows of the same width, docs/index.md
 # must link every page of docs/ and docs/papers/, and docs/job-files.md every generated reference
-# page (a new model's page is listed where users look for it).
+# page (a new model's page is listed where users look for it). Last, every docs page an error
+# message in src/ names must exist, and every "README's SECTION" it names must be a README heading.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BLOCK_TIMEOUT=${BLOCK_TIMEOUT:-60}
@@ -139,6 +140,18 @@ for page in "$SRC"/docs/reference/*.md; do
   rel=${page#"$SRC/docs/"}
   check "docs/job-files.md links the generated $rel" linked_from docs/job-files.md "$rel"
 done
+section "pages the program's messages point to"
+# Error messages send users to a page: it must exist (a section moved out of the README would
+# otherwise leave them pointing at nothing).
+mapfile -t named < <(cd "$SRC" && grep -rhoE 'docs/[A-Za-z0-9_/.-]+\.md' src --include='*.cpp' | sort -u)
+for page in "${named[@]}"; do
+  check "src/ names $page, which exists" test -f "$SRC/$page"
+done
+mapfile -t sections < <(cd "$SRC" && grep -rhoE "README's [A-Z][A-Za-z]*" src --include='*.cpp' | sort -u)
+for ref in "${sections[@]}"; do
+  check "src/ names $ref, a section of README.md" grep -q "^## ${ref#README\'s }" "$SRC/README.md"
+done
+
 lines=$(wc -l <"$SRC/README.md")
 check "README.md is a front door of at most 200 lines ($lines)" test "$lines" -le 200
 
