@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's commands work as shown, and the docs hold no dead links or broken tables.
+# The README's commands (and docs/analysis.md's) work as shown; the docs hold no dead links or
+# broken tables.
 #
 # Every fenced code block of README.md is taken in order:
 #   sh      run with bash -eo pipefail in a scratch folder laid out like the repository (jobs/,
@@ -11,7 +12,8 @@
 #   marked `<!-- readme-test: synopsis -->`: the command-line summary; every subcommand's
 #           --help must list each option the line shows;
 #   marked `<!-- readme-test: skip REASON -->`: not run, reported with the reason.
-# Any other block fails the test, so a new block must be runnable or say why it is not.
+# Any other block fails the test, so a new block must be runnable or say why it is not. The
+# blocks of docs/analysis.md follow the same rules, after the README's (they read its files).
 # Then every relative link in README.md and docs/**/*.md must point to an existing file, every
 # Markdown table in them must have a header, a separator and rows of the same width, docs/index.md
 # must link every page of docs/ and docs/papers/, and docs/job-files.md every generated reference
@@ -29,11 +31,12 @@ mkdir -p "$RUN/build" "$RUN/bin"
 for d in jobs inputs analysis slurm-scripts examples; do ln -s "$SRC/$d" "$RUN/$d"; done
 ln -s "$FS" "$RUN/build/faultsweep"
 ln -s "$FS" "$RUN/bin/faultsweep"
+# `python3` in a block is the interpreter the analysis package is tested with (scripts/setup.sh
+# installs its dependencies for Debian's), whatever else comes first on PATH.
+ln -s "$PY" "$RUN/bin/python3"
 # mpirun as root in a container, more ranks than cores (users run plain `mpirun -np N`).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-section "README.md code blocks"
-"$PY" "$HELPER" blocks "$SRC/README.md" "$WORK/blocks"
 run_block() { # NAME COMMAND...: runs in $RUN with a time limit, output to $WORK/NAME.log
   local name=$1
   shift
@@ -64,55 +67,64 @@ synopsis_check() { # FILE: each `faultsweep SUB ... --opt ...` line's options ar
   done <"$file"
   return $ok
 }
-while IFS=$'\t' read -r -u 3 n line lang marker; do
-  block="$WORK/blocks/$n.$lang"
-  what="block $n (README.md:$line, $lang)"
-  case "$marker" in
-    skip\ *)
-      skip "$what: ${marker#skip }"
-      continue
-      ;;
-    synopsis)
-      check "$what: every option shown is in the subcommand's --help" synopsis_check "$block"
-      continue
-      ;;
-    run) ;;
-    *)
-      fail "$what: unknown marker '$marker'"
-      continue
-      ;;
-  esac
-  case "$lang" in
-    sh)
-      run_block "block$n" bash -eo pipefail "$block"
-      ;;
-    python)
-      run_block "block$n" "$PY" "$block"
-      ;;
-    toml)
-      name=$(sed -n '1s/^# *\([A-Za-z0-9_.-]*\.toml\).*/\1/p' "$block")
-      if [ -z "$name" ]; then
-        fail "$what: a job block must start with a comment naming its file (# NAME.toml)"
+run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository root) in order
+  local page=$1 dir n line lang marker block what name
+  dir="$WORK/blocks/${page//\//_}"
+  section "$page code blocks"
+  "$PY" "$HELPER" blocks "$SRC/$page" "$dir"
+  while IFS=$'\t' read -r -u 3 n line lang marker; do
+    block="$dir/$n.$lang"
+    what="block $n ($page:$line, $lang)"
+    case "$marker" in
+      skip\ *)
+        skip "$what: ${marker#skip }"
         continue
-      fi
-      mkdir -p "$RUN/results"
-      cp "$block" "$RUN/$name"
-      run_block "block$n" "$FS" check "$name"
-      ;;
-    *)
-      fail "$what: neither runnable nor marked (<!-- readme-test: skip REASON -->)"
-      continue
-      ;;
-  esac
-  if [ "$RC" -eq 0 ]; then
-    pass "$what ran in ${ELAPSED} s"
-  else
-    fail "$what: exit $RC after ${ELAPSED} s"
-    sed 's/^/    | /' "$block"
-    echo "    output:"
-    tail -20 "$WORK/block$n.log" | sed 's/^/    | /'
-  fi
-done 3<"$WORK/blocks/manifest"
+        ;;
+      synopsis)
+        check "$what: every option shown is in the subcommand's --help" synopsis_check "$block"
+        continue
+        ;;
+      run) ;;
+      *)
+        fail "$what: unknown marker '$marker'"
+        continue
+        ;;
+    esac
+    case "$lang" in
+      sh)
+        run_block "$(basename "$dir")_$n" bash -eo pipefail "$block"
+        ;;
+      python)
+        run_block "$(basename "$dir")_$n" "$PY" "$block"
+        ;;
+      toml)
+        name=$(sed -n '1s/^# *\([A-Za-z0-9_.-]*\.toml\).*/\1/p' "$block")
+        if [ -z "$name" ]; then
+          fail "$what: a job block must start with a comment naming its file (# NAME.toml)"
+          continue
+        fi
+        mkdir -p "$RUN/results"
+        cp "$block" "$RUN/$name"
+        run_block "$(basename "$dir")_$n" "$FS" check "$name"
+        ;;
+      *)
+        fail "$what: neither runnable nor marked (<!-- readme-test: skip REASON -->)"
+        continue
+        ;;
+    esac
+    if [ "$RC" -eq 0 ]; then
+      pass "$what ran in ${ELAPSED} s"
+    else
+      fail "$what: exit $RC after ${ELAPSED} s"
+      sed 's/^/    | /' "$block"
+      echo "    output:"
+      tail -20 "$WORK/$(basename "$dir")_$n.log" | sed 's/^/    | /'
+    fi
+  done 3<"$dir/manifest"
+}
+run_page README.md
+# The analysis guide's examples read the files the README's examples wrote.
+run_page docs/analysis.md
 
 section "links and tables in README.md and docs/"
 mapfile -t pages < <(cd "$SRC" && { echo README.md; find docs -name '*.md' | sort; })
