@@ -21,6 +21,8 @@ if(FAULTSWEEP_INSTALL_SLURM)
 endif()
 install(FILES README.md LICENSE CITATION.cff CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
         OPTIONAL)
+# The README's links point into docs/: install it beside the README so they still resolve.
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(FAULTSWEEP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/faultsweep)
 install(EXPORT faultsweepTargets NAMESPACE faultsweep:: DESTINATION ${FAULTSWEEP_CMAKE_DIR})

@@ -278,7 +278,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
     return sw::kExitIo;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "faultsweep: error: out of memory (see the README's Limits)\n");
+    std::fprintf(stderr, "faultsweep: error: out of memory (see docs/limits.md)\n");
     return sw::kExitIo;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "faultsweep: internal error (a bug in faultsweep): %s\n", e.what());

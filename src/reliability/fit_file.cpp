@@ -1,5 +1,6 @@
-// The HDF5 file of `faultsweep fit` (filetype "faultsweep-fit", schema version 1; layout in the
-// README, "Reliability analysis") and the k_node model's reader of its per-node Weibull fits.
+// The HDF5 file of `faultsweep fit` (filetype "faultsweep-fit", schema version 1; layout in
+// docs/papers/gottumukkala.md, "faultsweep fit") and the k_node model's reader of its per-node
+// Weibull fits.
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>

@@ -288,7 +288,7 @@ void Loader::check_axis_size(const toml::value& v, const std::string& where,
   if (grid_size_checked({grid_points_, n}, max_points_) > max_points_)
     error_at(v, where,
              fmt::format("{} values would make the grid larger than {} points ({} points from "
-                         "the axes before it); see the README's Limits",
+                         "the axes before it); see docs/limits.md",
                          n, max_points_, grid_points_));
 }
 
@@ -306,7 +306,7 @@ void Loader::check_memory(std::uint64_t points) const {
   if (points > kMaxTasks / R)
     throw InputError(
         fmt::format("{}: {} points x {} replicas = {} tasks; a sweep may have at "
-                    "most {} tasks (see the README's Limits)",
+                    "most {} tasks (see docs/limits.md)",
                     file_, points, R, points * R, kMaxTasks));
   const std::uint64_t keys = job_.fixed.values().size() + job_.axes.size(),
                       need = sweep_memory_bytes(points, keys, points * R, job_.metric_count()),
@@ -315,7 +315,7 @@ void Loader::check_memory(std::uint64_t points) const {
     throw InputError(fmt::format(
         "{}: the sweep needs about {:.3g} GB of memory ({} points x {} parameters, {} tasks x {} "
         "metrics) and this machine has {:.3g} GB; at most half of it may be used: split the sweep "
-        "into several jobs (see the README's Limits)",
+        "into several jobs (see docs/limits.md)",
         file_, need / 1e9, points, keys, points * R, job_.metric_count(), have / 1e9));
 }
 

@@ -19,6 +19,12 @@ for f in bin/faultsweep include/faultsweep/sweep/store.hpp lib/libfaultsweep_cor
   check "installs $f" test -e "$WORK/prefix/$f"
 done
 check "submit.sh stays executable" test -x "$WORK/prefix/share/faultsweep/slurm-scripts/submit.sh"
+# The installed README's links into docs/ resolve as in the source tree (whether every link of
+# the source tree resolves is integration.readme's check).
+doc="$WORK/prefix/share/doc/faultsweep"
+for page in $(grep -o '](docs/[^)#]*' "$SRC/README.md" | cut -c3- | sort -u); do
+  if [ -e "$SRC/$page" ]; then check "installs $page beside the README" test -e "$doc/$page"; fi
+done
 
 section "the installed tree, moved, runs a bundled job"
 # The whole prefix moves: nothing may point back at the build, the source tree or the old prefix.

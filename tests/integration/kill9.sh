@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# kill -9 loses at most 0.1 s of work (README): a sweep of 2,000 x 10 ms tasks is killed -9
+# kill -9 loses at most 0.1 s of work (docs/command-line.md): a sweep of 2,000 x 10 ms tasks is killed -9
 # (every process of its session, like a node losing power) about 2 s after its journal appears;
 # the work lost is bounded by the time between the last journal write before the kill and the
 # kill itself, plus one worker report interval (0.02 s) during which finished tasks may still
 # wait in a worker's next report (tasks finish continuously). It
-# must stay within the README's 0.1 s plus 0.15 s of slack for a shared, noisy machine (the
+# must stay within the documented 0.1 s plus 0.15 s of slack for a shared, noisy machine (the
 # journal's mtime and the kill are two separate processes' clocks readings, a scheduler tick
 # apart, and a loaded machine delays the coordinator's 40 ms fsync turn). The journal must then
 # hold the tasks of about 2 s (not 0, as when results were journaled only at the end of a

@@ -2,7 +2,7 @@
 // Checks on the raw bytes of a TOML input before the TOML parser sees them. toml11 3.7 (Debian
 // 12) reads past its buffer on some invalid UTF-8 and recurses once per nesting level, so a
 // hostile or damaged file could crash it; these checks turn both into an InputError naming
-// file:line. (toml++ would do this itself; see the README's "Limits".)
+// file:line. (toml++ would do this itself; see docs/limits.md.)
 #include <cstddef>
 #include <filesystem>
 #include <string>

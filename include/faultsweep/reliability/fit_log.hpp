@@ -8,7 +8,7 @@
 // of node pairs (Fig. 3.3); lag-1 autocorrelation and Durbin-Watson per node and per system of k
 // (Figs. 3.4-3.5).
 //
-// Data handling (documented in the README):
+// Data handling (documented in docs/input-files.md):
 //  - the log is read by failures::read_lanl (bad lines: file:line, skipped and counted);
 //  - a node's failures in the same minute (TTF = 0: the log's resolution) are one failure: the
 //    zero gap is dropped and counted (`zero_ttfs`);

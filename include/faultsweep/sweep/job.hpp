@@ -1,6 +1,6 @@
 #pragma once
 // Job files (TOML): what to sweep. Parsed and validated once, where read; every error names
-// file, line, key, value and what was expected. See the README's "Job files" section.
+// file, line, key, value and what was expected. See docs/job-files.md.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -59,7 +59,7 @@ struct JobSpec {
   int metric_index(const std::string& name) const;  // -1 if absent
 };
 
-// Size limits of a sweep, checked before any axis or point is built (README "Limits"); besides
+// Size limits of a sweep, checked before any axis or point is built (docs/limits.md); besides
 // these, the estimated memory must stay below half of the machine's.
 inline constexpr std::uint64_t kMaxAxisValues = 10'000'000;  // values of one axis
 inline constexpr std::uint64_t kMaxPoints = 10'000'000;      // points of the grid

@@ -14,7 +14,7 @@ inline constexpr int kTagAssign = 12;  // coordinator -> worker: a batch, or sto
 inline constexpr int kTagCancel = 13;  // coordinator -> worker: abandon the rest of the batch
 
 // How often a worker reports finished tasks of a running batch, and how often the coordinator
-// fsyncs the journal: together they bound the work a kill -9 loses (README: 0.1 s).
+// fsyncs the journal: together they bound the work a kill -9 loses (docs/command-line.md: 0.1 s).
 inline constexpr double kReportIntervalS = 0.02;
 inline constexpr double kSyncIntervalS = 0.04;
 
