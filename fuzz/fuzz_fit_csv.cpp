@@ -15,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const unsigned choice = size > 0 ? data[size - 1] : 0;  // options from the last byte
   reliability::FitLogOptions o;
+  o.threads = 1;  // one process per input: no thread pool per call
   o.stop_on_bad = choice & 1;
   o.min_ttfs = 1 + static_cast<int>((choice >> 1) & 3);
   o.seed = choice >> 3;

@@ -42,12 +42,14 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     ${_fs_root}/src/core/params.cpp
     ${_fs_root}/src/core/table_reader.cpp
     ${_fs_root}/src/core/duration.cpp
+    ${_fs_root}/src/core/parallel.cpp
     ${_fs_root}/src/reliability/fit_log.cpp
     ${_fs_root}/src/reliability/fit.cpp
     ${_fs_root}/src/reliability/gof.cpp
     ${_fs_root}/src/reliability/system.cpp
     ${_fs_root}/src/reliability/special.cpp)
-  target_link_libraries(faultsweep_fuzz_fit PUBLIC faultsweep_fuzz_readers Eigen3::Eigen OpenSSL::Crypto)
+  target_link_libraries(faultsweep_fuzz_fit PUBLIC faultsweep_fuzz_readers Eigen3::Eigen OpenSSL::Crypto
+                        Threads::Threads)
 
   faultsweep_reader_fuzzer(fuzz_swf fuzz_swf.cpp)
   faultsweep_reader_fuzzer(fuzz_pnnl_pattern fuzz_pnnl_pattern.cpp)
