@@ -22,13 +22,14 @@
 #include <vector>
 
 #include "faultsweep/core/rng.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/reliability/completion.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 
 namespace {
 
 using namespace faultsweep;
 using namespace faultsweep::reliability;
+using namespace faultsweep::fit_command;
 using Clock = std::chrono::steady_clock;
 
 double cpu_seconds() {

@@ -13,10 +13,10 @@
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/install_dirs.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/reference.hpp"
 #include "faultsweep/models/registry.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
     if (*fit) {
       if (fit_system >= 0) fit_opt.system = fit_system;
       if (*pattern) fit_opt.node_pattern = fit_pattern;
-      fs::reliability::run_fit(fit_log, fit_format, fit_out, fit_overwrite, fit_opt, stdout);
+      fs::fit_command::run_fit(fit_log, fit_format, fit_out, fit_overwrite, fit_opt, stdout);
       return 0;
     }
   } catch (const fs::InputError& e) {

@@ -8,6 +8,7 @@
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/reliability/completion.hpp"
 #include "faultsweep/reliability/node_table.hpp"
 
@@ -40,7 +41,7 @@ std::vector<Node> resolve_nodes(const Params& p, const std::filesystem::path& ba
   if (p.has("node_fit")) {
     std::optional<std::int64_t> system;
     if (p.has("system")) system = p.integer("system");
-    return reliability::read_fit_nodes(resolve(p.str("node_fit")), system);
+    return fit_command::read_fit_nodes(resolve(p.str("node_fit")), system);
   }
   dist::Dist law = dist::Dist::exponential(1.0);
   try {

@@ -1,5 +1,5 @@
 # Sources of the reliability area (explicit list): fits, goodness of fit, systems of k nodes,
-# the `fit` analysis of failure logs, and the k_node model that uses them.
+# the analysis of failure logs behind `fit`, and the k_node model that uses them.
 list(APPEND FAULTSWEEP_SOURCES
   src/reliability/special.cpp
   src/reliability/fit.cpp
@@ -8,9 +8,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/reliability/completion.cpp
   src/reliability/node_table.cpp
   src/reliability/fit_log.cpp
-  src/reliability/fit_file.cpp
-  src/reliability/fit_command.cpp
-  src/reliability/fit_inspect.cpp
   src/reliability/online.cpp
   src/models/k_node.cpp
 )

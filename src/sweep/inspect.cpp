@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/io/output.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/store.hpp"
@@ -46,8 +46,8 @@ std::string axis_summary(const io::File& file, const std::string& name) {
 }  // namespace
 
 int inspect_file(const std::string& path, std::FILE* out) {
-  if (io::hdf5_filetype(path) == reliability::kFitFileType)
-    return reliability::inspect_fit_file(path, out);
+  if (io::hdf5_filetype(path) == fit_command::kFitFileType)
+    return fit_command::inspect_fit_file(path, out);
   const StoredResults s = read_results(path);
   const ResultTable& t = s.table;
   io::File file = io::File::open_read(path);

@@ -16,12 +16,13 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/parallel.hpp"
 #include "faultsweep/core/rng.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 #include "temp_dir.hpp"
 
 using namespace faultsweep;
 using namespace faultsweep::reliability;
+using namespace faultsweep::fit_command;
 
 namespace {
 

@@ -15,14 +15,15 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/dist/distribution.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/registry.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/reliability/node_table.hpp"
 #include "temp_dir.hpp"
 
 using namespace faultsweep;
 using namespace faultsweep::reliability;
+using namespace faultsweep::fit_command;
 
 namespace {
 

@@ -108,34 +108,4 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
 SystemAnalysis analyse_trace(const failures::TraceLog& log, std::int64_t system,
                              const FitLogOptions& options);
 
-// The root attribute `filetype` of the files `fit` writes.
-inline constexpr const char* kFitFileType = "faultsweep-fit";
-
-// Throws InputError when `fit` must not write `out` (io/output.hpp): it is the log, exists
-// without `overwrite`, or is anything but an earlier fit file.
-void check_fit_output(const std::filesystem::path& out, const std::filesystem::path& log,
-                      bool overwrite);
-
-// `faultsweep inspect` on a fit file: the log, options and one line per system. Throws
-// IoError (H5Error) for a damaged file.
-int inspect_fit_file(const std::filesystem::path& path, std::FILE* out);
-
-// Writes the analyses to `out` (filetype kFitFileType, schema_version 1), through a temporary
-// file renamed at the end; checks `out` with check_fit_output first.
-void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
-                    const std::string& log_file, const FitLogOptions& options, bool overwrite);
-
-}  // namespace faultsweep::reliability
-
-namespace faultsweep::reliability {
-
-// `faultsweep fit LOG [--system S] [--format lanl|csv|fta|pnnl] [--out FILE.h5]`: analyses the
-// systems (all of a LANL file unless `system` is given; an FTA event trace has one system per
-// platform_id, `system` picks one, `node_prefix` keeps node names starting with it; a csv trace
-// "time_s,node,downtime_s" or a PNNL log (`node_pattern`) is one system, numbered 0), prints one
-// summary line per system (and the bad lines) to `report`, and writes `out` if it is not empty.
-// Returns the number of systems analysed.
-int run_fit(const std::filesystem::path& log, const std::string& format, const std::string& out,
-            bool overwrite, const FitLogOptions& options, std::FILE* report);
-
 }  // namespace faultsweep::reliability

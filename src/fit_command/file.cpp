@@ -13,12 +13,14 @@
 
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/io/output.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 #include "faultsweep/reliability/node_table.hpp"
 
-namespace faultsweep::reliability {
+namespace faultsweep::fit_command {
+
+using namespace reliability;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -325,4 +327,4 @@ std::vector<Node> read_fit_nodes(const std::filesystem::path& fit_file,
   return nodes;
 }
 
-}  // namespace faultsweep::reliability
+}  // namespace faultsweep::fit_command

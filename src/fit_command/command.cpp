@@ -9,9 +9,11 @@
 #include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/trace_text.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 
-namespace faultsweep::reliability {
+namespace faultsweep::fit_command {
+
+using namespace reliability;
 namespace {
 
 // An FTA event trace: one system per platform_id (all of them, or the one given by --system),
@@ -115,4 +117,4 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
   return static_cast<int>(done.size());
 }
 
-}  // namespace faultsweep::reliability
+}  // namespace faultsweep::fit_command

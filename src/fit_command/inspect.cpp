@@ -6,10 +6,12 @@
 #include <sstream>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
-#include "faultsweep/reliability/fit_log.hpp"
 
-namespace faultsweep::reliability {
+namespace faultsweep::fit_command {
+
+using namespace reliability;
 namespace {
 
 std::string system_line(hid_t root, const std::string& system, const std::string& laws,
@@ -61,4 +63,4 @@ int inspect_fit_file(const std::filesystem::path& path, std::FILE* out) {
   return 0;
 }
 
-}  // namespace faultsweep::reliability
+}  // namespace faultsweep::fit_command
