@@ -221,10 +221,8 @@ def fmt_a(v: float) -> str:
 
 
 def render(header: list[str], rows: list[list[str]], markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines)
+    if markdown:  # pandas' renderer (tabulate), text cells kept as they are formatted
+        return pd.DataFrame(rows, columns=header).to_markdown(index=False, disable_numparse=True)
     widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
               for i in range(len(header))]
     def line(cells):

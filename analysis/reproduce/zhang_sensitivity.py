@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 try:
     import reproduce  # noqa: F401  (the package holding this module's siblings)
@@ -325,10 +326,9 @@ def render_markdown(table: dict[str, dict[str, Cell]]) -> list[str]:
     """The summary as a Markdown table: A / D per variant, then the flipping changes."""
     keys = list(table["current"])
     fl = flips(table)
-    out = ["| finding | " + " | ".join(table) + " | the change that flips it (effect, 95 % CI) |",
-           "|---|" + "---|" * (len(table) + 1)]
+    rows = []
     for k in keys:
-        cells = " | ".join(("A" if table[v][k].agree else "**D**") if k in table[v] else "-" for v in table)
+        cells = [("A" if table[v][k].agree else "**D**") if k in table[v] else "-" for v in table]
         cur = table["current"][k]
         if cur.agree:
             note = f"agrees: {cur.what} {_fx(cur)}"
@@ -337,8 +337,9 @@ def render_markdown(table: dict[str, dict[str, Cell]]) -> list[str]:
         else:
             note = "; ".join(f"`{v}`: {table[v][k].what} {_fx(table[v][k])}" for v in fl[k])
             note += f" (current: {_fx(cur)})"
-        out.append(f"| {k} | {cells} | {note} |")
-    return out
+        rows.append([k, *cells, note])
+    frame = pd.DataFrame(rows, columns=["finding", *table, "the change that flips it (effect, 95 % CI)"])
+    return frame.to_markdown(index=False, disable_numparse=True).splitlines()
 
 
 def cmd_table(args) -> int:

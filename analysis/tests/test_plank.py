@@ -81,8 +81,9 @@ def test_table4_markdown(make_results, capsys):
     assert plank.main(["table4", str(table4_file(make_results)), "--markdown"]) == 0
     rows = [l for l in capsys.readouterr().out.splitlines() if l.startswith("|")]
     assert len(rows) == 2 + 27
-    assert rows[1].startswith("|---")
-    assert rows[2].startswith("| BT | HIGH | ours | 28 |")
+    cells = [[c.strip() for c in r.strip("|").split("|")] for r in rows]
+    assert set("".join(cells[1])) <= set(":-")  # the rule under the header
+    assert cells[2][:4] == ["BT", "HIGH", "ours", "28"]
 
 
 def test_table4_accepts_middle_for_medium_and_reports_missing_cases(make_results, capsys):
@@ -210,7 +211,8 @@ def test_million_day_markdown_and_missing_metric(make_results, capsys):
     path = million_day_file(make_results, CHAIN[:3], noisy(CHAIN[:3], 0.0, 0.001))
     assert plank.main(["million-day", str(path), "--markdown"]) == 0
     rows = [l for l in capsys.readouterr().out.splitlines() if l.startswith("|")]
-    assert len(rows) == 2 + 3 and rows[0].startswith("| app | env | n |")
+    assert len(rows) == 2 + 3
+    assert [c.strip() for c in rows[0].strip("|").split("|")][:3] == ["app", "env", "n"]
     assert plank.main(["million-day", str(path), "--chain-metric", "markov_A"]) == 2
     assert "no metric 'markov_A'" in capsys.readouterr().err
 

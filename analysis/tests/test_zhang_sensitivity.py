@@ -98,7 +98,9 @@ def test_flips_lists_the_variants_that_turn_a_disagreement_into_agreement():
                                        zs.Variant("y", "g", "y")]))
     assert "no single assumption of this study explains it" in text
     md = zs.render_markdown(table)
-    assert md[2].startswith("| F1 | A | A | **D** | agrees")
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in md]
+    assert cells[0][:4] == ["finding", "current", "x", "y"]
+    assert cells[2][:4] == ["F1", "A", "A", "**D**"] and cells[2][4].startswith("agrees")
     assert "`x`" in md[3] and "`y`" in md[3] and "**none**" in md[4]
 
 
