@@ -88,6 +88,52 @@ void Simulation::check_invariants() const {
       "busy node time differs from the jobs' running node time");
 }
 
+namespace {
+
+// The per-job sums behind the means of Simulation::metrics(), over the jobs in id order.
+struct JobSums {
+  double work_node_s = 0, resp = 0, wait = 0, sd = 0, bsd = 0, wlr = 0, fsd = 0, mct = 0;
+  double mwt = 0, sul_node_s = 0, moldable_fraction = 0, ckpt_ratio = 0;
+  std::int64_t failed_jobs = 0, moldable_started = 0, checkpoints = 0;
+  double sd_floor = 0;  // slowdowns of the jobs at or above the run-time floor
+  std::int64_t above_floor = 0;
+
+  void add(const JobRecord& r, const SimConfig& cfg) {
+    if (r.state == JobState::rejected) return;
+    if (r.moldable && !std::isnan(r.first_start_s)) {
+      moldable_fraction += static_cast<double>(r.size) / r.requested_size;
+      ++moldable_started;
+    }
+    sul_node_s += r.size * (r.lost_s + r.suspended_s);
+    checkpoints += r.checkpoints_written;
+    if (r.failures > 0) ++failed_jobs;
+    if (r.state != JobState::done) return;
+    const double resp_s = r.finish_s - r.submit_s;
+    work_node_s += r.size * r.runtime_s;
+    resp += resp_s;
+    wait += r.waiting_s;
+    sd += r.runtime_s > 0 ? resp_s / r.runtime_s : 1.0;
+    bsd += std::max(1.0, resp_s / std::max(r.runtime_s, 10.0));
+    if (r.runtime_s >= cfg.slowdown_floor_s) {
+      sd_floor += resp_s / r.runtime_s;
+      ++above_floor;
+    }
+    wlr += r.running_s > 0 ? r.lost_s / r.running_s : 0.0;
+    ckpt_ratio += r.running_s > 0 ? r.checkpoint_s / r.running_s : 0.0;  // Zhang Fig. 5(c)
+    // FARS §5.3 FSD: time delay caused by failures over the failure-free execution time
+    // (10 s threshold). Delay = first start to finish minus the failure-free wall time
+    // (which already includes the checkpoint overheads the job would pay anyway).
+    const CheckpointPlan plan{r.interval_s, cfg.checkpoint_cost_s};
+    const double delay_s =
+        std::max(0.0, (r.finish_s - r.first_start_s) - plan.wall_for_work(r.runtime_s));
+    fsd += delay_s / std::max(r.runtime_s, 10.0);
+    mct += r.finish_s - r.first_start_s;
+    mwt += r.lost_s + r.suspended_s;
+  }
+};
+
+}  // namespace
+
 Metrics Simulation::metrics() const {
   Metrics m;
   m.failures = failures_count_;
@@ -110,61 +156,28 @@ Metrics Simulation::metrics() const {
   const double first_submit_s = jobs_.empty() ? start_s_ : jobs_.front().submit_s;
   m.makespan_s = now_ - first_submit_s;
 
-  double work_node_s = 0, resp = 0, wait = 0, sd = 0, bsd = 0, wlr = 0, fsd = 0, mct = 0;
-  double mwt = 0, sul_node_s = 0, moldable_fraction = 0, ckpt_ratio = 0;
-  std::int64_t failed_jobs = 0, moldable_started = 0;
-  double sd_floor = 0;  // slowdowns of the jobs at or above the run-time floor
-  std::int64_t above_floor = 0;
-  for (const JobRecord& r : jobs_) {
-    if (r.state == JobState::rejected) continue;
-    if (r.moldable && !std::isnan(r.first_start_s)) {
-      moldable_fraction += static_cast<double>(r.size) / r.requested_size;
-      ++moldable_started;
-    }
-    sul_node_s += r.size * (r.lost_s + r.suspended_s);
-    m.checkpoints += r.checkpoints_written;
-    if (r.failures > 0) ++failed_jobs;
-    if (r.state != JobState::done) continue;
-    const double resp_s = r.finish_s - r.submit_s;
-    work_node_s += r.size * r.runtime_s;
-    resp += resp_s;
-    wait += r.waiting_s;
-    sd += r.runtime_s > 0 ? resp_s / r.runtime_s : 1.0;
-    bsd += std::max(1.0, resp_s / std::max(r.runtime_s, 10.0));
-    if (r.runtime_s >= cfg_.slowdown_floor_s) {
-      sd_floor += resp_s / r.runtime_s;
-      ++above_floor;
-    }
-    wlr += r.running_s > 0 ? r.lost_s / r.running_s : 0.0;
-    ckpt_ratio += r.running_s > 0 ? r.checkpoint_s / r.running_s : 0.0;  // Zhang Fig. 5(c)
-    // FARS §5.3 FSD: time delay caused by failures over the failure-free execution time
-    // (10 s threshold). Delay = first start to finish minus the failure-free wall time
-    // (which already includes the checkpoint overheads the job would pay anyway).
-    const CheckpointPlan plan{r.interval_s, cfg_.checkpoint_cost_s};
-    const double delay_s =
-        std::max(0.0, (r.finish_s - r.first_start_s) - plan.wall_for_work(r.runtime_s));
-    fsd += delay_s / std::max(r.runtime_s, 10.0);
-    mct += r.finish_s - r.first_start_s;
-    mwt += r.lost_s + r.suspended_s;
-  }
+  JobSums j;
+  for (const JobRecord& r : jobs_) j.add(r, cfg_);
+  m.checkpoints = j.checkpoints;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double c = static_cast<double>(completed_);
   const auto mean = [&](double sum) { return completed_ > 0 ? sum / c : nan; };
-  m.utilization = m.makespan_s > 0 ? work_node_s / (cfg_.nodes * m.makespan_s) : nan;
-  m.mean_response_s = mean(resp);
-  m.mean_wait_s = mean(wait);
-  m.mean_slowdown = mean(sd);
-  m.mean_bounded_slowdown = mean(bsd);
-  m.work_loss_ratio = mean(wlr);
-  m.checkpoint_overhead_ratio = mean(ckpt_ratio);
-  m.fsd = mean(fsd);
-  m.mct_s = mean(mct);
-  m.mwt_s = mean(mwt);
-  m.sul_node_hours = sul_node_s / 3600.0;
-  if (moldable_started > 0)
-    m.mean_moldable_size_fraction = moldable_fraction / static_cast<double>(moldable_started);
-  if (above_floor > 0) m.mean_slowdown_above_floor = sd_floor / static_cast<double>(above_floor);
-  m.jfr = m.jobs > 0 ? static_cast<double>(failed_jobs) / static_cast<double>(m.jobs) : nan;
+  m.utilization = m.makespan_s > 0 ? j.work_node_s / (cfg_.nodes * m.makespan_s) : nan;
+  m.mean_response_s = mean(j.resp);
+  m.mean_wait_s = mean(j.wait);
+  m.mean_slowdown = mean(j.sd);
+  m.mean_bounded_slowdown = mean(j.bsd);
+  m.work_loss_ratio = mean(j.wlr);
+  m.checkpoint_overhead_ratio = mean(j.ckpt_ratio);
+  m.fsd = mean(j.fsd);
+  m.mct_s = mean(j.mct);
+  m.mwt_s = mean(j.mwt);
+  m.sul_node_hours = j.sul_node_s / 3600.0;
+  if (j.moldable_started > 0)
+    m.mean_moldable_size_fraction = j.moldable_fraction / static_cast<double>(j.moldable_started);
+  if (j.above_floor > 0)
+    m.mean_slowdown_above_floor = j.sd_floor / static_cast<double>(j.above_floor);
+  m.jfr = m.jobs > 0 ? static_cast<double>(j.failed_jobs) / static_cast<double>(m.jobs) : nan;
   m.throughput_per_h = m.makespan_s > 0 ? c / (m.makespan_s / 3600.0) : nan;
   m.waste = waste_breakdown(jobs_, cfg_.speedup);
   return m;
