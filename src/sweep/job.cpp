@@ -168,7 +168,7 @@ void Loader::add_fixed(const std::string& name, const toml::value& v) {
                          fmt::join(names, ", ")));
   }
   param_lines_[name] = line_of(v);
-  if (spec->kind == ParamKind::table) {
+  if (spec->kind == ParamKind::table || (spec->python && v.is_table())) {
     if (!v.is_table())
       error_at(v, "params." + name, "expected an inline table { key = value, ... }");
     for (const auto& [k, field] : v.as_table()) {
@@ -224,12 +224,12 @@ void Loader::fill_defaults() {
   for (const ParamSpec& s : job_.model->params()) {
     if (job_.fixed.has(s.name) || axis_lines_.count(s.name)) continue;
     // A dist or table parameter is stored flattened: present if any of its fields is.
-    if ((s.kind == ParamKind::dist || s.kind == ParamKind::table) &&
-        !job_.fixed.sub(s.name).values().empty())
-      continue;
+    const bool flattened = s.kind == ParamKind::dist || s.kind == ParamKind::table || s.python;
+    if (flattened && !job_.fixed.sub(s.name).values().empty()) continue;
     bool swept_field = false;
     for (const auto& [k, line] : axis_lines_) swept_field |= k.starts_with(s.name + ".");
-    if (swept_field && s.kind == ParamKind::table) continue;  // the model validates the rest
+    if (swept_field && (s.kind == ParamKind::table || s.python))
+      continue;  // the model validates the rest
     if (swept_field) {
       if (!job_.fixed.has(s.name + ".dist") && !axis_lines_.count(s.name + ".dist"))
         error(axis_lines_.lower_bound(s.name + ".")->second, "axes." + s.name, "",
