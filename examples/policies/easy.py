@@ -27,35 +27,37 @@ class Easy(fp.QueuePolicy):
             head += 1
         if head == len(waiting) or free == 0:
             return start
-        shadow, extra = self.shadow(view, free, int(view.job_size[waiting[head]]), sorted(own))
-        est = view.job_est_wall
-        for pos in np.flatnonzero(sizes[head + 1:] <= free) + head + 1:
-            job, size = int(waiting[pos]), int(sizes[pos])
+        shadow, extra = self.shadow(view, free, int(view.job_size[waiting[head]]), own)
+        # Only jobs that fit now and end by the shadow time or fit in the extra nodes can
+        # start (free and extra only shrink): test those in queue order.
+        rest = slice(head + 1, len(waiting))
+        ends = view.now + view.job_est_wall[waiting[rest]]
+        ok = (sizes[rest] <= free) & ((ends <= shadow) | (sizes[rest] <= extra))
+        for pos in (np.flatnonzero(ok) + head + 1).tolist():
+            size = int(sizes[pos])
             if size > free:
                 continue
-            if view.now + est[job] <= shadow:
+            if ends[pos - head - 1] <= shadow:
                 free -= size
             elif size <= extra:
                 free -= size
                 extra -= size
             else:
                 continue
-            start.append(int(pos))
+            start.append(pos)
             if free == 0:
                 break
         return start
 
     @staticmethod
     def shadow(view, free, need, own):
-        """Shadow time and extra nodes: every release at the shadow time counts."""
+        """Shadow time (the first time at which `need` nodes are free) and the extra nodes then:
+        every release at the shadow time counts, so their order does not matter."""
         times, nodes, _ = view.releases()
-        releases = sorted([(max(float(t), view.now), int(n)) for t, n in zip(times, nodes)] +
-                          [(max(t, view.now), n) for t, n in own], key=lambda r: r[0])
-        avail, shadow = free, float("inf")
-        for at, n in releases:
-            if avail >= need and at > shadow:
-                break
-            avail += n
-            if avail >= need and shadow == float("inf"):
-                shadow = at
-        return shadow, avail - need
+        t = np.maximum(np.concatenate((times, [r[0] for r in own])), view.now)
+        n = np.concatenate((nodes, [r[1] for r in own]))
+        order = np.argsort(t, kind="stable")
+        avail = free + np.cumsum(n[order])
+        first = int(np.argmax(avail >= need))  # the head fits once any job runs: it exists
+        shadow = t[order][first]
+        return shadow, free + int(n[t <= shadow].sum()) - need

@@ -46,7 +46,11 @@ def user_traceback(exc: BaseException, path: str) -> str:
     lines = [f"{f.filename}:{f.lineno}" for f in frames if os.path.abspath(f.filename) == path]
     if isinstance(exc, SyntaxError) and exc.filename:
         lines.append(f"{exc.filename}:{exc.lineno}")
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    # The frames of the user's code only (not faultsweep's loader, not importlib's).
+    here = os.path.dirname(os.path.abspath(__file__))
+    own = [f for f in frames if not f.filename.startswith(("<", here))]
+    text = "".join(["Traceback (most recent call last):\n"] + traceback.format_list(own) +
+                   traceback.format_exception_only(type(exc), exc))
     head = lines[-1] + ": " if lines else ""
     return f"{head}{type(exc).__name__}: {exc}\n{text.rstrip()}"
 
@@ -75,6 +79,7 @@ def load_class(path: str, class_name: str, kind: str, keys: List[str]) -> type:
     """The class, checked: it exists, has the kind's method with a matching signature and
     declares every parameter in `keys`."""
     base, method, args = KINDS[kind]
+    path = os.path.abspath(path)
     module = load_module(path)
     cls = getattr(module, class_name, None)
     if not inspect.isclass(cls):
@@ -85,7 +90,7 @@ def load_class(path: str, class_name: str, kind: str, keys: List[str]) -> type:
     fn = getattr(cls, method, None)
     if fn is None or fn is getattr(base, method, None) or not callable(fn):
         raise PolicyError("class", f"{where(cls)}: class {class_name} has no method "
-                          f"{method}(self, {', '.join(args)}) (a {kind} needs it)")
+                          f"{method}(self, {', '.join(args)}) (every {kind} needs it)")
     try:
         inspect.signature(fn).bind(None, *args)
     except TypeError as e:
@@ -115,6 +120,8 @@ def make(cls: type, path: str, params: Dict[str, Any], seed_words: List[int]) ->
                           ) from None
 
 
-def describe(exc: BaseException, path: str) -> str:
-    """The text of an exception a policy raised during a run."""
+def describe(exc: BaseException, tb: Any, path: str) -> str:
+    """The text of an exception a policy raised during a run (`tb`: its traceback)."""
+    if tb is not None:
+        exc = exc.with_traceback(tb)
     return user_traceback(exc, os.path.abspath(path))

@@ -11,6 +11,7 @@
 #include "faultsweep/core/text_guard.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/models/registry.hpp"
+#include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "job_loader.hpp"
 
@@ -49,6 +50,7 @@ JobSpec Loader::load() {
   }
   fill_defaults();
   expand_points();
+  job_.text = with_policy_sources(job_);
   return std::move(job_);
 }
 
@@ -387,6 +389,7 @@ std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& n
     }
     return s;
   };
+  for (std::string& s : source_differences(before.text, now.text)) d.push_back(std::move(s));
   const std::size_t na = std::max(before.axes.size(), now.axes.size());
   for (std::size_t i = 0; i < na; ++i) {
     const std::string b = i < before.axes.size() ? axis_text(before.axes[i]) : "(none)";

@@ -108,7 +108,7 @@ py::object make_instance(const Spec& s, const py::object& cls, const RunContext&
 void fail_call(const Spec& s, double now_s, py::error_already_set& e) {
   std::string text = e.what();
   try {
-    text = loader().attr("describe")(e.value(), s.file.string()).cast<std::string>();
+    text = loader().attr("describe")(e.value(), e.trace(), s.file.string()).cast<std::string>();
   } catch (py::error_already_set&) {
   }
   throw std::runtime_error(
