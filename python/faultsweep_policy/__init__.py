@@ -91,7 +91,6 @@ class QueueView:
         job_size: int32 array indexed by job id: the size of each job (no copy).
         job_est_wall: float64 array indexed by job id: estimated wall time of each job's next
             execution (s), from the user's estimate minus committed progress (no copy).
-        moldable: True if some jobs are moldable (their start size comes from ``start_size``).
     """
 
     now: float
@@ -100,7 +99,6 @@ class QueueView:
     sizes: np.ndarray
     job_size: np.ndarray
     job_est_wall: np.ndarray
-    moldable: bool
 
     def releases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Expected future capacity sorted by time: (time s, nodes, job or -1 for a repair),
@@ -110,6 +108,11 @@ class QueueView:
     def start_size(self, job: int, free: int) -> int:
         """The nodes ``job`` starts with when ``free`` nodes are free, 0 if it must wait
         (rigid jobs: their size if it fits; moldable jobs: the size chooser's answer)."""
+        raise NotImplementedError
+
+    def sized_at_start(self, job: int) -> bool:
+        """True if ``job`` is moldable and not started yet: its start size is the size
+        chooser's (``start_size``), at most its requested size (``sizes``)."""
         raise NotImplementedError
 
     def est_wall_at(self, job: int, size: int) -> float:

@@ -16,7 +16,7 @@ namespace faultsweep::sim {
 // remembered and applied by schedule()); every other job starts at its size.
 std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  if (r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s)) {
+  if (sized_at_start(j)) {
     policy::SizeRequest q;
     q.requested = r.size;
     q.free_nodes = free_nodes;
@@ -35,6 +35,11 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     return size;
   }
   return r.size <= free_nodes ? r.size : 0;
+}
+
+bool Simulation::sized_at_start(std::int32_t j) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  return r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s);
 }
 
 double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {

@@ -133,7 +133,9 @@ std::string with_policy_sources(const JobSpec& job) {
   const auto recorded = recorded_sources(text);
   for (const fs::path& p : job_input_paths(job)) {
     if (p.extension() != ".py") continue;
-    const std::string name = p.lexically_relative(job.base_dir).string();
+    // Relative to the job file (the same name from any working folder), if it can be.
+    const fs::path rel = p.lexically_relative(job.base_dir);
+    const std::string name = (rel.empty() ? p : rel).string();
     if (recorded.count(name) != 0) continue;
     const std::string source = read_text_file(p.string(), "Python policy");
     if (!text.empty() && text.back() != '\n') text += '\n';

@@ -70,6 +70,9 @@ class StartSizes {
   virtual std::int32_t start_size(std::int32_t job, int free_nodes) const = 0;
   // Estimated wall time of the job's execution if it starts on `size` nodes.
   virtual double est_wall_at_s(std::int32_t job, std::int32_t size) const = 0;
+  // True if the job's start size is the size chooser's (a moldable job not started yet);
+  // false: it starts on its requested size or waits.
+  virtual bool sized_at_start(std::int32_t job) const = 0;
 };
 
 struct QueueState {

@@ -92,10 +92,11 @@ py::object load_class(const Spec& s) {
 }
 
 py::object make_instance(const Spec& s, const py::object& cls, const RunContext& ctx) {
-  // The policy's own stream, keyed by its table: its draws never shift the failures, jobs or
-  // other policies' streams, and depend only on (seed, replica, table).
-  Engine e = ctx.stream(Purpose::policy, s.key + "\n" + s.params.canonical_text() + "python=" +
-                                             s.file_text + "\nclass=" + s.class_name + "\n");
+  // The policy's own stream, keyed by its kind, class and parameters (not by where its file
+  // lives): its draws never shift the failures, jobs or other policies' streams, and depend
+  // only on (seed, replica, policy).
+  Engine e = ctx.stream(Purpose::policy,
+                        s.key + "\nclass=" + s.class_name + "\n" + s.params.canonical_text());
   py::list words;
   for (int i = 0; i < 4; ++i) words.append(py::int_(static_cast<std::uint64_t>(e())));
   try {

@@ -79,9 +79,11 @@ void PyQueue::select(const QueueState& s, std::vector<std::int32_t>& start) {
              fmt::format("select() returned position {} after {}: positions must be "
                          "increasing (a job starts once)",
                          p, pos[k - 1]));
-    used += s.sizes[static_cast<std::size_t>(p)];
-    // Moldable jobs may start smaller than requested: the engine checks their room itself.
-    if (s.start_sizes == nullptr && used > s.free_nodes)
+    // A moldable job may start smaller than requested: counted as 1 node (it needs >= 1).
+    const auto job = s.waiting[static_cast<std::size_t>(p)];
+    const bool sized = s.start_sizes != nullptr && s.start_sizes->sized_at_start(job);
+    used += sized ? 1 : s.sizes[static_cast<std::size_t>(p)];
+    if (used > s.free_nodes)
       refuse(spec_, s.now_s,
              fmt::format("select() starts jobs needing {} nodes or more with {} free (a job "
                          "starts only on free nodes)",
@@ -101,8 +103,11 @@ void bind_queue_view(py::module_& m) {
   py::class_<V>(m, "QueueView")
       .def_property_readonly("now", [=](const V& v) { return state(v).now_s; })
       .def_property_readonly("free_nodes", [=](const V& v) { return state(v).free_nodes; })
-      .def_property_readonly("moldable",
-                             [=](const V& v) { return state(v).start_sizes != nullptr; })
+      .def("sized_at_start",
+           [=](const V& v, std::int32_t job) {
+             const QueueState& s = state(v);
+             return s.start_sizes != nullptr && s.start_sizes->sized_at_start(job);
+           })
       .def_property_readonly("waiting",
                              [=](py::object self) {
                                const auto w = state(self.cast<const V&>()).waiting;

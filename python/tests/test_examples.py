@@ -1,0 +1,78 @@
+"""The example policies (examples/policies/) import with the API module and run on a tiny job."""
+
+import importlib.util
+import os
+import pathlib
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "policies"
+BIN = os.environ.get("FAULTSWEEP_BIN", str(ROOT / "build" / "faultsweep"))
+
+# file, class, job-file key
+POLICIES = [
+    ("first_fit.py", "FirstFit", "allocator"),
+    ("round_robin.py", "RoundRobin", "allocator"),
+    ("cool_nodes.py", "CoolNodes", "allocator"),
+    ("easy.py", "Easy", "queue"),
+]
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name[:-3], EXAMPLES / name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name,cls,kind", POLICIES)
+def test_example_imports_and_derives_from_the_api(name, cls, kind):
+    import faultsweep_policy as fp
+
+    c = getattr(load(name), cls)
+    base = fp.Allocator if kind == "allocator" else fp.QueuePolicy
+    assert issubclass(c, base)
+    instance = c({}, np.random.default_rng(1))
+    assert isinstance(instance.params, dict)
+
+
+def test_first_fit_picks_the_lowest_free_ids():
+    class View:
+        free = np.array([False, True, False, True, True])
+
+    ff = load("first_fit.py").FirstFit({}, np.random.default_rng(1))
+    assert list(ff.allocate(View(), 2)) == [1, 3]
+
+
+def tiny_job(tmp_path, key, name, cls):
+    (tmp_path / "job.toml").write_text(f"""
+[sweep]
+model = "cluster"
+seed = 3
+replicas = 2
+[params]
+nodes = 16
+workload = {{ source = "lublin", jobs = 40, target_load = 0.6 }}
+failures = {{ process = "renewal", dist = "exponential", mean = "2d", downtime = "1h" }}
+{key} = {{ python = "{EXAMPLES / name}", class = "{cls}" }}
+""")
+    return tmp_path / "job.toml"
+
+
+@pytest.mark.skipif(not os.path.exists(BIN), reason="the faultsweep binary is not built")
+@pytest.mark.parametrize("name,cls,kind", POLICIES)
+def test_example_runs_on_a_tiny_job(tmp_path, name, cls, kind):
+    job = tiny_job(tmp_path, kind, name, cls)
+    out = tmp_path / "out.h5"
+    r = subprocess.run([BIN, "run", str(job), "--out", str(out), "-q"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with h5py.File(out, "r") as f:
+        assert f.attrs["complete"]
+        text = f.attrs["job_file"]
+        assert "# faultsweep: policy source " in text and f"{name} sha256 " in text
+        assert (f["results/jobs"][...] == 40).all()
