@@ -55,7 +55,7 @@ for ((k = 1; k <= rounds; k++)); do
   for v in a b c; do
     one=$(cpu_s "$work/${v}1.toml")
     four=$(cpu_s "$work/${v}4.toml")
-    rate=$(awk -v a="$one" -v b="$four" -v n="$jobs" 'BEGIN { d = (b - a) / 3; printf "%.0f", d > 0 ? n / d : 0 }')
+    rate=$(awk -v a="$one" -v b="$four" -v n="$jobs" 'BEGIN { d = (b - a) / 3; printf "%.0f", (d > 0 ? n / d : 0) }')
     rates[$v]="${rates[$v]:-} $rate"
     echo "round $k ${label[$v]}: $rate jobs/s (CPU: 1 replica $one s, 4 replicas $four s)"
   done

@@ -4,6 +4,7 @@ A job file names a class of a ``.py`` file instead of a built-in policy::
 
     allocator = { python = "policies/cool_nodes.py", class = "CoolNodes", threshold = 3 }
     queue = { python = "policies/my_easy.py", class = "MyEasy" }
+    moldable_size = { python = "policies/my_sizes.py", class = "MySizes" }
 
 The other keys of the table are the policy's parameters: each must be declared, with its
 default, in the class attribute ``params``; the job's values (which may be swept axes) are in
@@ -24,7 +25,8 @@ from typing import Any, ClassVar, Dict, Sequence
 
 import numpy as np
 
-__all__ = ["Policy", "Allocator", "QueuePolicy", "AllocationView", "QueueView"]
+__all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "AllocationView", "QueueView",
+           "SizeView"]
 
 
 class Policy:
@@ -131,4 +133,49 @@ class QueuePolicy(Policy):
         """Return the positions in ``view.waiting`` of the jobs to start now, increasing; their
         sizes (``view.start_size`` for moldable jobs, else ``view.sizes``) must fit in
         ``view.free_nodes``. Called after every instant at which something changed."""
+        raise NotImplementedError
+
+
+class SizeView:
+    """What a size chooser sees (the engine provides it; documented here for type hints).
+
+    Attributes:
+        now: simulated time (s).
+        job: the moldable job about to start.
+        requested: the nodes it requests.
+        free_nodes: the nodes free for it now.
+        estimate: the user's estimate of its run time at the requested size (s).
+        nodes: machine size.
+        free, free_words, failures, last_failure, last_repair: as in ``AllocationView`` (``free``
+            is the free set when the scheduling pass began: jobs started earlier in the pass
+            may take some of it).
+    """
+
+    now: float
+    job: int
+    requested: int
+    free_nodes: int
+    estimate: float
+    nodes: int
+    free: np.ndarray
+    free_words: np.ndarray
+    failures: np.ndarray
+    last_failure: np.ndarray
+    last_repair: np.ndarray
+
+    def time_factor(self, size: int) -> float:
+        """Run time on ``size`` nodes / run time on the requested size (the speedup law)."""
+        raise NotImplementedError
+
+
+class SizeChooser(Policy):
+    """The size a moldable job starts with (rigid jobs keep their size)."""
+
+    #: True if an answer may exceed the requested size (up to the free nodes); the run time then
+    #: shrinks by the workload's speedup law.
+    may_exceed_request: ClassVar[bool] = False
+
+    def choose(self, view: SizeView) -> int:
+        """Return the size the job starts with, 1 .. min(requested, free_nodes) (free_nodes if
+        ``may_exceed_request``), or 0 to let it wait. Asked once per start, in queue order."""
         raise NotImplementedError

@@ -15,12 +15,13 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from . import Allocator, Policy, QueuePolicy
+from . import Allocator, Policy, QueuePolicy, SizeChooser
 
 # kind -> (base class, method, the arguments after self)
 KINDS = {
     "allocator": (Allocator, "allocate", ("view", "count")),
     "queue": (QueuePolicy, "select", ("view",)),
+    "moldable_size": (SizeChooser, "choose", ("view",)),
 }
 
 _modules: Dict[str, Any] = {}

@@ -19,6 +19,7 @@ POLICIES = [
     ("round_robin.py", "RoundRobin", "allocator"),
     ("cool_nodes.py", "CoolNodes", "allocator"),
     ("easy.py", "Easy", "queue"),
+    ("free_size.py", "FreeSize", "moldable_size"),
 ]
 
 
@@ -34,7 +35,8 @@ def test_example_imports_and_derives_from_the_api(name, cls, kind):
     import faultsweep_policy as fp
 
     c = getattr(load(name), cls)
-    base = fp.Allocator if kind == "allocator" else fp.QueuePolicy
+    base = {"allocator": fp.Allocator, "queue": fp.QueuePolicy,
+            "moldable_size": fp.SizeChooser}[kind]
     assert issubclass(c, base)
     instance = c({}, np.random.default_rng(1))
     assert isinstance(instance.params, dict)
@@ -56,7 +58,7 @@ seed = 3
 replicas = 2
 [params]
 nodes = 16
-workload = {{ source = "lublin", jobs = 40, target_load = 0.6 }}
+workload = {{ source = "lublin", jobs = 40, target_load = 0.6, moldable = 0.5 }}
 failures = {{ process = "renewal", dist = "exponential", mean = "2d", downtime = "1h" }}
 {key} = {{ python = "{EXAMPLES / name}", class = "{cls}" }}
 """)

@@ -162,8 +162,10 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                      "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
                      "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
                      "it waits; EASY reserves the requested size, backfills at the requested "
-                     "size; fixed at start, kept on restarts",
+                     "size; fixed at start, kept on restarts; or a Python class: { python = "
+                     "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
                      policy::choice_names(policy::size_choosers())));
+    s.back().python = true;
     ParamSpec minf =
         spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
              "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
@@ -258,11 +260,11 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     if (auto r = failures::trace_reading(p.sub("failures"), static_cast<int>(nodes), base_dir))
       report_read(p.str("failures.file"), r->summary);
   });
-  for (const char* key : {"queue", "allocator"})
+  for (const char* key : {"queue", "allocator", "moldable_size"})
     if (policy::names_python(p, key)) policy::validate_python(p, key, base_dir);
   if (!policy::names_python(p, "queue")) (void)policy::make_queue_policy(p.str("queue"));
   if (!policy::names_python(p, "allocator")) (void)policy::make_allocator(p.str("allocator"));
-  (void)policy::make_point_size_chooser(p);
+  if (!policy::names_python(p, "moldable_size")) (void)policy::make_point_size_chooser(p);
   policy::validate_strategy(p);
   policy::validate_reliability(p);
   (void)make_strategy(p);
@@ -344,7 +346,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
   const auto queue = policy::make_point_queue(p, ctx);
   const auto allocator = policy::make_point_allocator(p, ctx);
-  const auto sizes = policy::make_point_size_chooser(p);
+  const auto sizes = policy::make_point_size_chooser(p, ctx);
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and

@@ -42,6 +42,11 @@ bool Simulation::sized_at_start(std::int32_t j) const {
   return r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s);
 }
 
+std::int32_t Simulation::size_if_started(std::int32_t j) const {
+  const std::int32_t chosen = chosen_size_[static_cast<std::size_t>(j)];
+  return chosen > 0 ? chosen : jobs_[static_cast<std::size_t>(j)].size;
+}
+
 double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {
   JobRecord r = jobs_[static_cast<std::size_t>(j)];
   if (size == r.size) return info_[static_cast<std::size_t>(j)].est_wall_s;
@@ -64,9 +69,7 @@ void Simulation::schedule() {
   int free = free_.count();
   for (const std::int32_t pos : start_positions_) {
     const std::int32_t j = waiting_[static_cast<std::size_t>(pos)];
-    const std::int32_t chosen = chosen_size_[static_cast<std::size_t>(j)];
-    const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-    const std::int32_t size = chosen > 0 ? chosen : (r.size <= free ? r.size : 0);
+    const std::int32_t size = size_if_started(j) <= free ? size_if_started(j) : 0;
     FS_CHECK(size >= 1 && size <= free,
              fmt::format("queue policy started job {} without room (free {})", j, free));
     free -= size;

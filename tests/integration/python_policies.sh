@@ -10,6 +10,7 @@ POL="$SRC/examples/policies"
 FF="{ python = \"$POL/first_fit.py\", class = \"FirstFit\" }"
 RR="{ python = \"$POL/round_robin.py\", class = \"RoundRobin\" }"
 EASY="{ python = \"$POL/easy.py\", class = \"Easy\" }"
+FREE="{ python = \"$POL/free_size.py\", class = \"FreeSize\" }"
 
 # twin NAME GOLDEN SED_CPP SED_PY: the golden job edited twice (built-in / Python), both run,
 # results compared.
@@ -30,6 +31,9 @@ section "Python ports = built-in policies, bit for bit"
 ax='/^allocator = \[/d; s|^\[axes\]|allocator = '
 twin bathtub-ff cluster_bathtub "$ax\"first_fit\"|" "$ax$FF|; s|^queue = .*|queue = $EASY|"
 twin bathtub-rr cluster_bathtub "$ax\"round_robin\"|" "$ax$RR|; s|^queue = .*|queue = $EASY|"
+# The three kinds in Python at once: the size chooser sizes the moldable jobs.
+twin bathtub-all cluster_bathtub "$ax\"first_fit\"|" \
+  "$ax$FF|; s|^queue = .*|queue = $EASY|; s|^moldable_size = .*|moldable_size = $FREE|"
 # EASY under every failure rule and checkpoint policy (per-node Weibull failures).
 twin policies cluster_policies 's|^queue = .*|queue = ["easy"]|' \
   "s|^queue = .*||; s|^\[params\]|[params]\nqueue = $EASY\nallocator = $FF|"
@@ -88,8 +92,11 @@ section "errors during a run: exit 4 naming the policy, the time and the rule or
 # bad NAME KIND CODE REGEX: a policy whose method body is CODE; the run must fail as REGEX says.
 bad() {
   local name=$1 kind=$2 body=$3 regex=$4 base method
-  if [ "$kind" = allocator ]; then base=Allocator method="allocate(self, view, count)"
-  else base=QueuePolicy method="select(self, view)"; fi
+  case $kind in
+    allocator) base=Allocator method="allocate(self, view, count)" ;;
+    queue) base=QueuePolicy method="select(self, view)" ;;
+    *) base=SizeChooser method="choose(self, view)" ;;
+  esac
   printf 'import numpy as np\nimport faultsweep_policy as fp\nclass Bad(fp.%s):\n    def %s:\n        %s\n' \
     "$base" "$method" "$body" >"$WORK/$name.py"
   cat >"$WORK/$name.toml" <<TOML
@@ -97,7 +104,7 @@ bad() {
 model = "cluster"
 [params]
 nodes = 16
-workload = { source = "lublin", jobs = 40, target_load = 0.6 }
+workload = { source = "lublin", jobs = 40, target_load = 0.6, moldable = 1.0 }
 failures = { process = "renewal", dist = "exponential", mean = "1d", downtime = "1h" }
 $kind = { python = "$name.py", class = "Bad" }
 TOML
@@ -118,7 +125,9 @@ bad count allocator 'return np.flatnonzero(view.free)[:count - 1]' "returned [0-
 bad unqueued queue 'return [len(view.waiting)]' \
   "Python queue Bad .*select\\(\\) returned position [0-9]+, but only positions 0 \\.\\. [0-9]+ are in the queue"
 bad no_room queue 'return list(range(len(view.waiting)))' \
-  "select\\(\\) starts jobs needing [0-9]+ nodes or more with [0-9]+ free \\(a job starts only on free nodes\\)"
+  "select\\(\\) starts jobs needing [0-9]+ nodes or more with [0-9]+ free \\(a job starts only on free nodes"
+bad too_big moldable_size 'return view.requested + 1' \
+  "Python moldable_size Bad .*choose\\(\\) returned [0-9]+ for job [0-9]+ \\(requesting [0-9]+, [0-9]+ nodes free\\): a size must be 0 \\(wait\\) or 1 \\.\\. [0-9]+"
 
 section "SIGTERM while Python code runs stops the run (exit 75)"
 printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"

@@ -73,6 +73,9 @@ class StartSizes {
   // True if the job's start size is the size chooser's (a moldable job not started yet);
   // false: it starts on its requested size or waits.
   virtual bool sized_at_start(std::int32_t job) const = 0;
+  // The nodes the engine starts the job with if the policy starts it in this pass: the size
+  // chooser's answer if start_size asked it in this pass, else the job's size.
+  virtual std::int32_t size_if_started(std::int32_t job) const = 0;
 };
 
 struct QueueState {

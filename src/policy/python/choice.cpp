@@ -19,6 +19,7 @@ namespace python {
 // first released), which PyGILState requires.
 std::unique_ptr<Allocator> make_allocator(Spec spec, const RunContext& ctx);
 std::unique_ptr<QueuePolicy> make_queue(Spec spec, const RunContext& ctx);
+std::unique_ptr<SizeChooser> make_size_chooser(Spec spec, const RunContext& ctx);
 }  // namespace python
 
 bool names_python(const Params& point, std::string_view key) {
@@ -137,7 +138,7 @@ void validate_python(const Params& point, std::string_view key,
 std::vector<std::filesystem::path> python_policy_files(const Params& point,
                                                        const std::filesystem::path& base_dir) {
   std::vector<std::filesystem::path> out;
-  for (const char* key : {"queue", "allocator"})
+  for (const char* key : {"queue", "allocator", "moldable_size"})
     if (names_python(point, key) && point.has(std::string(key) + ".python")) {
       const std::filesystem::path f(point.str(std::string(key) + ".python"));
       out.push_back(f.is_absolute() ? f : base_dir / f);
@@ -153,6 +154,15 @@ std::unique_ptr<QueuePolicy> make_point_queue(const Params& point, const RunCont
 std::unique_ptr<Allocator> make_point_allocator(const Params& point, const RunContext& ctx) {
   if (!names_python(point, "allocator")) return make_point_allocator(point);
   return python::make_allocator(python::spec_of(point, "allocator", ctx.base_dir), ctx);
+}
+
+}  // namespace faultsweep::policy
+
+namespace faultsweep::policy {
+
+std::unique_ptr<SizeChooser> make_point_size_chooser(const Params& point, const RunContext& ctx) {
+  if (!names_python(point, "moldable_size")) return make_point_size_chooser(point);
+  return python::make_size_chooser(python::spec_of(point, "moldable_size", ctx.base_dir), ctx);
 }
 
 }  // namespace faultsweep::policy

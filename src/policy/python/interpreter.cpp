@@ -11,6 +11,7 @@
 PYBIND11_EMBEDDED_MODULE(_faultsweep_engine, m) {
   faultsweep::policy::python::bind_allocator_view(m);
   faultsweep::policy::python::bind_queue_view(m);
+  faultsweep::policy::python::bind_size_view(m);
 }
 
 namespace faultsweep::policy::python {
@@ -51,6 +52,15 @@ bool start_once() {
 }
 
 }  // namespace
+
+py::array_t<bool> mask_of(const NodeSet& set) {
+  py::array_t<bool> a(set.nodes());
+  bool* out = a.mutable_data();
+  const auto& words = set.words();
+  for (int n = 0; n < set.nodes(); ++n)
+    out[n] = ((words[static_cast<std::size_t>(n) >> 6] >> (n & 63)) & 1U) != 0;
+  return a;
+}
 
 void start() {
   static const bool started = start_once();

@@ -23,45 +23,30 @@ static_assert(offsetof(Release, time_s) == 0 && offsetof(Release, nodes) == 8 &&
 class PyQueue final : public QueuePolicy {
  public:
   PyQueue(Spec spec, const RunContext& ctx)
-      : spec_(std::move(spec)),
-        name_("python:" + spec_.class_name),
-        keeps_state_(py::bool_(load_class(spec_).attr("keeps_state"))),
-        instance_(make_instance(spec_, load_class(spec_), ctx)),
-        method_(instance_.attr("select")),
-        view_obj_(py::cast(QueueView{})),
-        view_(view_obj_.cast<QueueView*>()) {}
-  ~PyQueue() override {
-    view_obj_ = py::object();
-    method_ = py::object();
-    instance_ = py::object();
-  }
-  std::string_view name() const override { return name_; }
+      : b_(std::move(spec), ctx, "select"), keeps_state_(py::bool_(b_.cls.attr("keeps_state"))) {}
+  std::string_view name() const override { return b_.name; }
   bool keeps_state() const override { return keeps_state_; }
   void select(const QueueState& s, std::vector<std::int32_t>& start) override;
 
  private:
-  Gil gil_;
-  Spec spec_;
-  std::string name_;
+  Bound<QueueView> b_;
   bool keeps_state_;
-  py::object instance_, method_, view_obj_;
-  QueueView* view_;
 };
 
 void PyQueue::select(const QueueState& s, std::vector<std::int32_t>& start) {
-  view_->s = &s;
+  b_.view->s = &s;
   py::object result;
   try {
-    result = method_(view_obj_);
+    result = b_.call(b_.view_obj);
   } catch (py::error_already_set& e) {
-    view_->s = nullptr;
-    fail_call(spec_, s.now_s, e);
+    b_.view->s = nullptr;
+    fail_call(b_.spec, s.now_s, e);
   }
-  view_->s = nullptr;
+  b_.view->s = nullptr;
   using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
   const auto a = Ints::ensure(result);
   if (!a || a.ndim() != 1)
-    refuse(spec_, s.now_s,
+    refuse(b_.spec, s.now_s,
            fmt::format("select() must return a sequence of queue positions, got {}",
                        py::str(py::type::of(result)).cast<std::string>()));
   const std::int64_t* pos = a.data();
@@ -70,23 +55,23 @@ void PyQueue::select(const QueueState& s, std::vector<std::int32_t>& start) {
   for (py::ssize_t k = 0; k < a.size(); ++k) {
     const std::int64_t p = pos[k];
     if (p < 0 || p >= waiting)
-      refuse(spec_, s.now_s,
+      refuse(b_.spec, s.now_s,
              fmt::format("select() returned position {}, but only positions 0 .. {} are in "
                          "the queue (a job that is not queued cannot start)",
                          p, waiting - 1));
     if (k > 0 && p <= pos[k - 1])
-      refuse(spec_, s.now_s,
+      refuse(b_.spec, s.now_s,
              fmt::format("select() returned position {} after {}: positions must be "
                          "increasing (a job starts once)",
                          p, pos[k - 1]));
-    // A moldable job may start smaller than requested: counted as 1 node (it needs >= 1).
-    const auto job = s.waiting[static_cast<std::size_t>(p)];
-    const bool sized = s.start_sizes != nullptr && s.start_sizes->sized_at_start(job);
-    used += sized ? 1 : s.sizes[static_cast<std::size_t>(p)];
+    used += s.start_sizes != nullptr
+                ? s.start_sizes->size_if_started(s.waiting[static_cast<std::size_t>(p)])
+                : s.sizes[static_cast<std::size_t>(p)];
     if (used > s.free_nodes)
-      refuse(spec_, s.now_s,
+      refuse(b_.spec, s.now_s,
              fmt::format("select() starts jobs needing {} nodes or more with {} free (a job "
-                         "starts only on free nodes)",
+                         "starts only on free nodes; a moldable job on the size start_size() "
+                         "gave in this call, else on its requested size)",
                          used, s.free_nodes));
     start.push_back(static_cast<std::int32_t>(p));
   }

@@ -5,4 +5,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/python/choice.cpp
   src/policy/python/allocator.cpp
   src/policy/python/queue.cpp
+  src/policy/python/size_chooser.cpp
 )
