@@ -10,8 +10,8 @@ The other keys of the table are the policy's parameters: each must be declared, 
 default, in the class attribute ``params``; the job's values (which may be swept axes) are in
 ``self.params``. faultsweep makes a fresh instance for every replica, so a policy may keep state
 on ``self``. ``self.rng`` is a numpy ``Generator`` seeded from the task (seed, replica, the
-policy's table): results stay a pure function of (point, replica, seed) on any number of ranks
-and after ``--resume``. Draw random numbers only from it.
+policy's kind, class and parameters): results stay a pure function of (point, replica, seed)
+on any number of ranks and after ``--resume``. Draw random numbers only from it.
 
 The engine calls the policy with a read-only view. Its numpy arrays look at the engine's own
 buffers without copying; they are valid during the call only (copy what you keep) and cannot be

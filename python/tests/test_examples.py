@@ -78,3 +78,22 @@ def test_example_runs_on_a_tiny_job(tmp_path, name, cls, kind):
         text = f.attrs["job_file"]
         assert "# faultsweep: policy source " in text and f"{name} sha256 " in text
         assert (f["results/jobs"][...] == 40).all()
+
+
+@pytest.mark.skipif(not os.path.exists(BIN), reason="the faultsweep binary is not built")
+def test_the_documented_example_runs(tmp_path):
+    """docs/python-policies.md's complete example, as printed there (with fewer jobs)."""
+    import re
+
+    doc = (ROOT / "docs" / "python-policies.md").read_text()
+    code, job = re.findall(r"```(?:python|toml)\n(.*?)```", doc, re.S)[:2]
+    assert len(code.splitlines()) + len(job.splitlines()) < 40
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "spread.py").write_text(code)
+    (tmp_path / "spread.toml").write_text(job.replace("jobs = 2000", "jobs = 100")
+                                          .replace("replicas = 10", "replicas = 2"))
+    r = subprocess.run([BIN, "run", "spread.toml", "-q"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with h5py.File(tmp_path / "spread.h5", "r") as f:
+        assert (f["results/jobs"][...] == 100).all()

@@ -129,6 +129,13 @@ std::map<std::string, std::string> recorded_sources(const std::string& text) {
 }  // namespace
 
 std::string with_policy_sources(const JobSpec& job) {
+  // A Python policy is named by a table's `python` key: a job without one (most) skips the
+  // walk over its points.
+  bool names_python = false;
+  for (const auto& [k, v] : job.fixed.values()) names_python |= k.ends_with(".python");
+  for (const Axis& a : job.axes)
+    for (const AxisMember& m : a.members) names_python |= m.key.ends_with(".python");
+  if (!names_python) return job.text;
   std::string text = job.text;
   const auto recorded = recorded_sources(text);
   for (const fs::path& p : job_input_paths(job)) {
