@@ -15,6 +15,8 @@ install(DIRECTORY include/faultsweep DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(FAULTSWEEP_SHARE ${CMAKE_INSTALL_DATADIR}/faultsweep)
 install(DIRECTORY jobs inputs DESTINATION ${FAULTSWEEP_SHARE})
+# The Python policy API (share/faultsweep/python), found by the binary next to the jobs.
+install(DIRECTORY python DESTINATION ${FAULTSWEEP_SHARE} PATTERN __pycache__ EXCLUDE)
 option(FAULTSWEEP_INSTALL_SLURM "Install the Slurm scripts in share/faultsweep/slurm-scripts" ON)
 if(FAULTSWEEP_INSTALL_SLURM)
   install(DIRECTORY slurm-scripts DESTINATION ${FAULTSWEEP_SHARE} USE_SOURCE_PERMISSIONS)

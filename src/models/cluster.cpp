@@ -20,6 +20,7 @@
 #include "faultsweep/failures/predictor.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/fars_select.hpp"
+#include "faultsweep/policy/python.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/reliability_aware.hpp"
@@ -143,11 +144,17 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
     f.duration_keys = failures::failure_duration_keys();
     s.push_back(f);
     s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
-                     "queue policy: " + policy::choice_help(policy::queue_policies()),
+                     "queue policy: " + policy::choice_help(policy::queue_policies()) +
+                         "; or a Python class: { python = \"file.py\", class = \"Name\", "
+                         "<its parameters> } (docs/python-policies.md)",
                      policy::choice_names(policy::queue_policies())));
+    s.back().python = true;
     s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
-                     "node allocation: " + policy::choice_help(policy::allocators()),
+                     "node allocation: " + policy::choice_help(policy::allocators()) +
+                         "; or a Python class: { python = \"file.py\", class = \"Name\", "
+                         "<its parameters> } (docs/python-policies.md)",
                      policy::choice_names(policy::allocators())));
+    s.back().python = true;
     s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
                      "size of a moldable job (workload key moldable = fraction; speedup = "
                      "amdahl | gustafson | linear, serial_fraction) when it reaches the start in "
@@ -155,8 +162,10 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
                      "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
                      "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
                      "it waits; EASY reserves the requested size, backfills at the requested "
-                     "size; fixed at start, kept on restarts",
+                     "size; fixed at start, kept on restarts; or a Python class: { python = "
+                     "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
                      policy::choice_names(policy::size_choosers())));
+    s.back().python = true;
     ParamSpec minf =
         spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
              "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
@@ -251,9 +260,11 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     if (auto r = failures::trace_reading(p.sub("failures"), static_cast<int>(nodes), base_dir))
       report_read(p.str("failures.file"), r->summary);
   });
-  (void)policy::make_queue_policy(p.str("queue"));
-  (void)policy::make_allocator(p.str("allocator"));
-  (void)policy::make_point_size_chooser(p);
+  for (const char* key : {"queue", "allocator", "moldable_size"})
+    if (policy::names_python(p, key)) policy::validate_python(p, key, base_dir);
+  if (!policy::names_python(p, "queue")) (void)policy::make_queue_policy(p.str("queue"));
+  if (!policy::names_python(p, "allocator")) (void)policy::make_allocator(p.str("allocator"));
+  if (!policy::names_python(p, "moldable_size")) (void)policy::make_point_size_chooser(p);
   policy::validate_strategy(p);
   policy::validate_reliability(p);
   (void)make_strategy(p);
@@ -298,6 +309,7 @@ std::vector<std::filesystem::path> ClusterModel::input_files(
   };
   add("workload", "source", "swf");
   add("failures", "process", "trace");
+  for (auto& f : policy::python_policy_files(p, base_dir)) out.push_back(std::move(f));
   return out;
 }
 
@@ -332,9 +344,9 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
                                                     : generation_bound_s(w, cfg.nodes);
   const auto source =
       failures::make_failure_source(p.sub("failures"), cfg.nodes, cfg.failure_stop_s, ctx);
-  const auto queue = policy::make_queue_policy(p.str("queue"));
-  const auto allocator = policy::make_point_allocator(p);
-  const auto sizes = policy::make_point_size_chooser(p);
+  const auto queue = policy::make_point_queue(p, ctx);
+  const auto allocator = policy::make_point_allocator(p, ctx);
+  const auto sizes = policy::make_point_size_chooser(p, ctx);
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and

@@ -152,17 +152,19 @@ std::vector<ParamSpec> reliability_param_specs() {
 }
 
 bool uses_reliability_model(const Params& p) {
-  return is_reliability_allocator(p.str("allocator")) || p.str("moldable_size") == "ra_opt";
+  const bool reliability_allocator =
+      p.has("allocator") && is_reliability_allocator(p.str("allocator"));
+  return reliability_allocator || (p.has("moldable_size") && p.str("moldable_size") == "ra_opt");
 }
 
 void validate_reliability(const Params& p) {
   if (!uses_reliability_model(p)) return;
-  const std::string size = p.str("moldable_size");
-  (void)online_options(p);  // reliability_law
+  const std::string size = p.has("moldable_size") ? p.str("moldable_size") : "";  // "": Python
+  (void)online_options(p);                                                        // reliability_law
   const double refit = p.real("refit");
   if (!(refit > 0 && std::isfinite(refit)))
     throw InputError("refit", format_duration(refit), "a duration > 0");
-  (void)make_point_allocator(p);
+  if (p.has("allocator")) (void)make_point_allocator(p);  // else a Python class
   if (size == "ra_opt") {
     (void)make_point_size_chooser(p);
     if (!(p.has("workload.moldable") && p.real("workload.moldable") > 0))

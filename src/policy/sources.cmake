@@ -17,3 +17,5 @@ list(APPEND FAULTSWEEP_SOURCES
 # a new file in plugins/ is picked up without editing this list.
 file(GLOB FAULTSWEEP_POLICY_PLUGINS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/plugins/*.cpp)
 list(APPEND FAULTSWEEP_SOURCES ${FAULTSWEEP_POLICY_PLUGINS})
+# Policies written in Python (the embedded interpreter and the adapters).
+include(${CMAKE_CURRENT_LIST_DIR}/python/sources.cmake)

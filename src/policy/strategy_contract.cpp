@@ -52,7 +52,8 @@ void validate_strategy(const Params& p) {
     throw InputError(
         "failures.process", "\"none\"",
         "a failure process: strategy = \"" + std::string(row.name) + "\" predicts failures");
-  if (t.stateless_queue_only &&
+  // (A Python queue is not checked: whether it keeps state is up to its class.)
+  if (t.stateless_queue_only && p.has("queue") &&
       find_choice(queue_policies(), "queue", p.str("queue")).traits.keeps_state)
     throw InputError(
         "queue", "\"" + p.str("queue") + "\"",

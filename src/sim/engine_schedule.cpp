@@ -16,7 +16,7 @@ namespace faultsweep::sim {
 // remembered and applied by schedule()); every other job starts at its size.
 std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  if (r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s)) {
+  if (sized_at_start(j)) {
     policy::SizeRequest q;
     q.requested = r.size;
     q.free_nodes = free_nodes;
@@ -35,6 +35,16 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     return size;
   }
   return r.size <= free_nodes ? r.size : 0;
+}
+
+bool Simulation::sized_at_start(std::int32_t j) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  return r.moldable && sizes_ != nullptr && std::isnan(r.first_start_s);
+}
+
+std::int32_t Simulation::size_if_started(std::int32_t j) const {
+  const std::int32_t chosen = chosen_size_[static_cast<std::size_t>(j)];
+  return chosen > 0 ? chosen : jobs_[static_cast<std::size_t>(j)].size;
 }
 
 double Simulation::est_wall_at_s(std::int32_t j, std::int32_t size) const {
@@ -59,9 +69,7 @@ void Simulation::schedule() {
   int free = free_.count();
   for (const std::int32_t pos : start_positions_) {
     const std::int32_t j = waiting_[static_cast<std::size_t>(pos)];
-    const std::int32_t chosen = chosen_size_[static_cast<std::size_t>(j)];
-    const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-    const std::int32_t size = chosen > 0 ? chosen : (r.size <= free ? r.size : 0);
+    const std::int32_t size = size_if_started(j) <= free ? size_if_started(j) : 0;
     FS_CHECK(size >= 1 && size <= free,
              fmt::format("queue policy started job {} without room (free {})", j, free));
     free -= size;

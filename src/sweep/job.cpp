@@ -11,6 +11,7 @@
 #include "faultsweep/core/text_guard.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/models/registry.hpp"
+#include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "job_loader.hpp"
 
@@ -49,6 +50,7 @@ JobSpec Loader::load() {
   }
   fill_defaults();
   expand_points();
+  job_.text = with_policy_sources(job_);
   return std::move(job_);
 }
 
@@ -168,7 +170,7 @@ void Loader::add_fixed(const std::string& name, const toml::value& v) {
                          fmt::join(names, ", ")));
   }
   param_lines_[name] = line_of(v);
-  if (spec->kind == ParamKind::table) {
+  if (spec->kind == ParamKind::table || (spec->python && v.is_table())) {
     if (!v.is_table())
       error_at(v, "params." + name, "expected an inline table { key = value, ... }");
     for (const auto& [k, field] : v.as_table()) {
@@ -224,12 +226,12 @@ void Loader::fill_defaults() {
   for (const ParamSpec& s : job_.model->params()) {
     if (job_.fixed.has(s.name) || axis_lines_.count(s.name)) continue;
     // A dist or table parameter is stored flattened: present if any of its fields is.
-    if ((s.kind == ParamKind::dist || s.kind == ParamKind::table) &&
-        !job_.fixed.sub(s.name).values().empty())
-      continue;
+    const bool flattened = s.kind == ParamKind::dist || s.kind == ParamKind::table || s.python;
+    if (flattened && !job_.fixed.sub(s.name).values().empty()) continue;
     bool swept_field = false;
     for (const auto& [k, line] : axis_lines_) swept_field |= k.starts_with(s.name + ".");
-    if (swept_field && s.kind == ParamKind::table) continue;  // the model validates the rest
+    if (swept_field && (s.kind == ParamKind::table || s.python))
+      continue;  // the model validates the rest
     if (swept_field) {
       if (!job_.fixed.has(s.name + ".dist") && !axis_lines_.count(s.name + ".dist"))
         error(axis_lines_.lower_bound(s.name + ".")->second, "axes." + s.name, "",
@@ -387,6 +389,7 @@ std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& n
     }
     return s;
   };
+  for (std::string& s : source_differences(before.text, now.text)) d.push_back(std::move(s));
   const std::size_t na = std::max(before.axes.size(), now.axes.size());
   for (std::size_t i = 0; i < na; ++i) {
     const std::string b = i < before.axes.size() ? axis_text(before.axes[i]) : "(none)";

@@ -324,6 +324,13 @@ AxisMember Loader::make_member(const std::string& key, const toml::value& v,
   const std::string base = key.substr(0, key.find('.'));
   const ParamSpec* spec = find_spec(base);
   const bool dotted = key.find('.') != std::string::npos;
+  // A field of a Python policy's table is swept like a table's field.
+  ParamSpec python_table;
+  if (spec && spec->python && key.find('.') != std::string::npos) {
+    python_table = *spec;
+    python_table.kind = ParamKind::table;
+    spec = &python_table;
+  }
   const bool is_table = spec && (spec->kind == ParamKind::dist || spec->kind == ParamKind::table);
   if (!spec || dotted != is_table) {
     std::vector<std::string> names;

@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string_view>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
+#include "faultsweep/core/text_guard.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
@@ -104,6 +107,65 @@ std::vector<InputFile> describe_job_inputs(const JobSpec& job) {
   std::vector<InputFile> files = describe_inputs(job_input_paths(job));
   attach_readings(job, files);
   return files;
+}
+
+namespace {
+
+constexpr std::string_view kSourceMark = "# faultsweep: policy source ";
+
+// path -> sha256 of the "# faultsweep: policy source <path> sha256 <hex>" lines of a text.
+std::map<std::string, std::string> recorded_sources(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with(kSourceMark)) continue;
+    const std::string rest = line.substr(kSourceMark.size());
+    const auto at = rest.rfind(" sha256 ");
+    if (at != std::string::npos) out[rest.substr(0, at)] = rest.substr(at + 8, 64);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string with_policy_sources(const JobSpec& job) {
+  // A Python policy is named by a table's `python` key: a job without one (most) skips the
+  // walk over its points.
+  bool names_python = false;
+  for (const auto& [k, v] : job.fixed.values()) names_python |= k.ends_with(".python");
+  for (const Axis& a : job.axes)
+    for (const AxisMember& m : a.members) names_python |= m.key.ends_with(".python");
+  if (!names_python) return job.text;
+  std::string text = job.text;
+  const auto recorded = recorded_sources(text);
+  for (const fs::path& p : job_input_paths(job)) {
+    if (p.extension() != ".py") continue;
+    // Relative to the job file (the same name from any working folder), if it can be.
+    const fs::path rel = p.lexically_relative(job.base_dir);
+    const std::string name = (rel.empty() ? p : rel).string();
+    if (recorded.count(name) != 0) continue;
+    const std::string source = read_text_file(p.string(), "Python policy");
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text += fmt::format("\n{}{} sha256 {} (kept with the job: --resume checks it)\n", kSourceMark,
+                        name, sha256_hex(source));
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);)
+      text += (line.empty() ? "#" : "# ") + line + "\n";
+  }
+  return text;
+}
+
+std::vector<std::string> source_differences(const std::string& before_text,
+                                            const std::string& now_text) {
+  std::vector<std::string> out;
+  const auto before = recorded_sources(before_text), now = recorded_sources(now_text);
+  for (const auto& [path, sha] : now) {
+    const auto it = before.find(path);
+    const std::string old = it == before.end() ? "(none)" : it->second.substr(0, 12);
+    if (it == before.end() || it->second != sha)
+      out.push_back(fmt::format("policy source {}: sha256 {} -> {}", path, old, sha.substr(0, 12)));
+  }
+  return out;
 }
 
 }  // namespace faultsweep::sweep

@@ -50,6 +50,12 @@ check "the inputs were read from the moved prefix" grep -q "$P/share/faultsweep/
 check "... not from the source tree" bash -c "! grep -q '$SRC/' '$WORK/input_path.txt'"
 run_fs missing run jobs/no_such_job.toml --out "$WORK/none.h5"
 expect_rc "a job that is neither here nor bundled is bad input" 2 missing
+# A Python policy imports the API installed in the prefix (its __init__ names the module's file).
+printf 'import faultsweep_policy as fp\nclass Where(fp.Allocator):\n    def __init__(self, params, rng):\n        raise ValueError(fp.__file__)\n    def allocate(self, view, count):\n        return []\n' >where.py
+printf '[sweep]\nmodel = "cluster"\n[params]\nnodes = 4\nworkload = { source = "lublin", jobs = 5 }\nfailures = { process = "none" }\nallocator = { python = "where.py", class = "Where" }\n' >where.toml
+run_fs where check where.toml
+check "a Python policy imports the installed API" \
+  grep -q "ValueError: $P/share/faultsweep/python/faultsweep_policy/__init__.py" "$WORK/where.err"
 
 section "find_package(faultsweep) from the example tool"
 RC=0

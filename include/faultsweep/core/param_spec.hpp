@@ -38,6 +38,9 @@ struct ParamSpec {
   std::string help;
   bool optional = false;                   // may be absent with no default (the model copes)
   std::vector<std::string> duration_keys;  // for ParamKind::table: sub-keys that are durations
+  // For ParamKind::string (a policy's name): also accepts an inline table naming a Python class,
+  // { python = "file.py", class = "Name", ... }, stored flattened as name.<key> like a table.
+  bool python = false;
 };
 
 // A ParamSpec in one call (the models' parameter tables): nullopt `def` = required.

@@ -23,6 +23,7 @@ enum class Purpose : std::uint64_t {
   locations = 8,
   downtimes = 9,
   moldable = 10,  // which jobs of a workload are moldable (workload/factory.cpp)
+  policy = 11,    // the generator of a policy written in Python (policy/python/)
 };
 
 // The stream for (seed, replica, purpose, config). Two consumers with the same configuration

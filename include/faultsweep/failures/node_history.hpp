@@ -44,6 +44,11 @@ class NodeHistory {
   double last_failure_s(std::int32_t node) const { return last_failure_s_[idx(node)]; }
   double last_repair_s(std::int32_t node) const { return last_repair_s_[idx(node)]; }
   bool keeps_times() const { return keep_times_; }
+  // The per-node arrays (failures, last failure, last repair), for views that expose them to
+  // a policy without copying.
+  std::span<const std::int64_t> failure_counts() const { return failures_; }
+  std::span<const double> last_failures_s() const { return last_failure_s_; }
+  std::span<const double> last_repairs_s() const { return last_repair_s_; }
   // Every failure time of the node so far, in order (empty unless keep_times). The times
   // between failures observed so far are the differences of consecutive entries.
   std::span<const double> failure_times_s(std::int32_t node) const {

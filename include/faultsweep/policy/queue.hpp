@@ -70,6 +70,12 @@ class StartSizes {
   virtual std::int32_t start_size(std::int32_t job, int free_nodes) const = 0;
   // Estimated wall time of the job's execution if it starts on `size` nodes.
   virtual double est_wall_at_s(std::int32_t job, std::int32_t size) const = 0;
+  // True if the job's start size is the size chooser's (a moldable job not started yet);
+  // false: it starts on its requested size or waits.
+  virtual bool sized_at_start(std::int32_t job) const = 0;
+  // The nodes the engine starts the job with if the policy starts it in this pass: the size
+  // chooser's answer if start_size asked it in this pass, else the job's size.
+  virtual std::int32_t size_if_started(std::int32_t job) const = 0;
 };
 
 struct QueueState {

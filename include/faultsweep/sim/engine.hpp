@@ -219,6 +219,8 @@ class Simulation final : private policy::ReleaseSource,
   std::span<const policy::Release> releases() const override;
   std::int32_t start_size(std::int32_t j, int free_nodes) const override;
   double est_wall_at_s(std::int32_t j, std::int32_t size) const override;
+  bool sized_at_start(std::int32_t j) const override;
+  std::int32_t size_if_started(std::int32_t j) const override;
 
   // Runtime strategy: the view and the decisions (engine_actions.cpp).
   void apply(policy::Decisions& d);

@@ -36,4 +36,14 @@ void attach_readings(const JobSpec& job, std::vector<InputFile>& files);
 // describe_inputs(job_input_paths(job)) with attach_readings.
 std::vector<InputFile> describe_job_inputs(const JobSpec& job);
 
+// The job's text with the Python policy sources among its inputs appended as TOML comments
+// (path relative to the job file, SHA-256, and the whole text), unless the text holds them
+// already: the results file and the journal keep them with the job, and a change to a source
+// blocks --resume like a change to the job (source_differences). Throws InputError if a
+// source cannot be read.
+std::string with_policy_sources(const JobSpec& job);
+// "policy source <path>: sha256 <a> -> <b>" for each source whose recorded hash differs.
+std::vector<std::string> source_differences(const std::string& before_text,
+                                            const std::string& now_text);
+
 }  // namespace faultsweep::sweep

@@ -1,0 +1,181 @@
+"""Write a faultsweep scheduling policy in Python.
+
+A job file names a class of a ``.py`` file instead of a built-in policy::
+
+    allocator = { python = "policies/cool_nodes.py", class = "CoolNodes", threshold = 3 }
+    queue = { python = "policies/my_easy.py", class = "MyEasy" }
+    moldable_size = { python = "policies/my_sizes.py", class = "MySizes" }
+
+The other keys of the table are the policy's parameters: each must be declared, with its
+default, in the class attribute ``params``; the job's values (which may be swept axes) are in
+``self.params``. faultsweep makes a fresh instance for every replica, so a policy may keep state
+on ``self``. ``self.rng`` is a numpy ``Generator`` seeded from the task (seed, replica, the
+policy's kind, class and parameters): results stay a pure function of (point, replica, seed)
+on any number of ranks and after ``--resume``. Draw random numbers only from it.
+
+The engine calls the policy with a read-only view. Its numpy arrays look at the engine's own
+buffers without copying; they are valid during the call only (copy what you keep) and cannot be
+written. The engine checks every decision and stops the run with an error naming the rule a
+decision broke.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Dict, Sequence
+
+import numpy as np
+
+__all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "AllocationView", "QueueView",
+           "SizeView"]
+
+
+class Policy:
+    """Base of every policy kind: parameters and the per-replica random generator."""
+
+    #: The parameters the class accepts, with their defaults. A job-file key that is not here
+    #: is an error found by ``faultsweep check``.
+    params: ClassVar[Dict[str, Any]] = {}
+
+    def __init__(self, params: Dict[str, Any], rng: np.random.Generator) -> None:
+        """Called once per replica. ``params``: the job's values for the keys of ``params``
+        (the defaults fill in the rest); ``rng``: this replica's generator."""
+        self.params: Dict[str, Any] = {**type(self).params, **params}
+        self.rng: np.random.Generator = rng
+
+
+class AllocationView:
+    """What an allocator sees (the engine provides it; documented here for type hints).
+
+    Attributes:
+        now: simulated time (s).
+        job: the id of the job about to start.
+        est_wall: its estimated wall time for this execution (s).
+        progress: the work it has committed already (s; > 0 after a restart).
+        nodes: machine size.
+        free_count: number of free nodes (up, idle, held by no job).
+        free: bool array, one entry per node: free now.
+        free_words: the free set as uint64 words, bit ``n % 64`` of word ``n // 64`` (no copy).
+        failures: int64 array, failures of each node so far (no copy).
+        last_failure: float64 array, time of each node's last failure, -inf if none (no copy).
+        last_repair: float64 array, time of each node's last repair, -inf if none (no copy).
+    """
+
+    now: float
+    job: int
+    est_wall: float
+    progress: float
+    nodes: int
+    free_count: int
+    free: np.ndarray
+    free_words: np.ndarray
+    failures: np.ndarray
+    last_failure: np.ndarray
+    last_repair: np.ndarray
+
+
+class Allocator(Policy):
+    """Which free nodes a starting job gets."""
+
+    def allocate(self, view: AllocationView, count: int) -> Sequence[int]:
+        """Return ``count`` distinct node ids, each free in ``view`` (a list or an integer
+        numpy array). Called once per job start (also for restarts after a failure)."""
+        raise NotImplementedError
+
+
+class QueueView:
+    """What a queue policy sees (the engine provides it; documented here for type hints).
+
+    Attributes:
+        now: simulated time (s).
+        free_nodes: free nodes now.
+        waiting: int32 array, the waiting job ids in queue order (no copy).
+        sizes: int32 array, their requested sizes in the same order (no copy).
+        job_size: int32 array indexed by job id: the size of each job (no copy).
+        job_est_wall: float64 array indexed by job id: estimated wall time of each job's next
+            execution (s), from the user's estimate minus committed progress (no copy).
+    """
+
+    now: float
+    free_nodes: int
+    waiting: np.ndarray
+    sizes: np.ndarray
+    job_size: np.ndarray
+    job_est_wall: np.ndarray
+
+    def releases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Expected future capacity sorted by time: (time s, nodes, job or -1 for a repair),
+        from running jobs' estimated ends and repairs of down nodes."""
+        raise NotImplementedError
+
+    def start_size(self, job: int, free: int) -> int:
+        """The nodes ``job`` starts with when ``free`` nodes are free, 0 if it must wait
+        (rigid jobs: their size if it fits; moldable jobs: the size chooser's answer)."""
+        raise NotImplementedError
+
+    def sized_at_start(self, job: int) -> bool:
+        """True if ``job`` is moldable and not started yet: its start size is the size
+        chooser's (``start_size``), at most its requested size (``sizes``)."""
+        raise NotImplementedError
+
+    def est_wall_at(self, job: int, size: int) -> float:
+        """Estimated wall time (s) of ``job`` if it starts on ``size`` nodes."""
+        raise NotImplementedError
+
+
+class QueuePolicy(Policy):
+    """Which waiting jobs start now."""
+
+    #: True for a policy that keeps state between passes (reservations): the engine then asks
+    #: it after every change, also while no node is free.
+    keeps_state: ClassVar[bool] = False
+
+    def select(self, view: QueueView) -> Sequence[int]:
+        """Return the positions in ``view.waiting`` of the jobs to start now, increasing; their
+        sizes (``view.start_size`` for moldable jobs, else ``view.sizes``) must fit in
+        ``view.free_nodes``. Called after every instant at which something changed."""
+        raise NotImplementedError
+
+
+class SizeView:
+    """What a size chooser sees (the engine provides it; documented here for type hints).
+
+    Attributes:
+        now: simulated time (s).
+        job: the moldable job about to start.
+        requested: the nodes it requests.
+        free_nodes: the nodes free for it now.
+        estimate: the user's estimate of its run time at the requested size (s).
+        nodes: machine size.
+        free, free_words, failures, last_failure, last_repair: as in ``AllocationView`` (``free``
+            is the free set when the scheduling pass began: jobs started earlier in the pass
+            may take some of it).
+    """
+
+    now: float
+    job: int
+    requested: int
+    free_nodes: int
+    estimate: float
+    nodes: int
+    free: np.ndarray
+    free_words: np.ndarray
+    failures: np.ndarray
+    last_failure: np.ndarray
+    last_repair: np.ndarray
+
+    def time_factor(self, size: int) -> float:
+        """Run time on ``size`` nodes / run time on the requested size (the speedup law)."""
+        raise NotImplementedError
+
+
+class SizeChooser(Policy):
+    """The size a moldable job starts with (rigid jobs keep their size)."""
+
+    #: True if an answer may exceed the requested size (up to the free nodes); the run time then
+    #: shrinks by the workload's speedup law.
+    may_exceed_request: ClassVar[bool] = False
+
+    def choose(self, view: SizeView) -> int:
+        """Return the size the job starts with, 1 .. min(requested, free_nodes) (free_nodes if
+        ``may_exceed_request``), or 0 to let it wait. Asked once per start, in queue order."""
+        raise NotImplementedError

@@ -1,0 +1,5 @@
+"""The policy API (python/faultsweep_policy) is imported from the source tree."""
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))

@@ -1,0 +1,139 @@
+#pragma once
+// Shared by the Python policy adapters: the interpreter, the class loader and array views over
+// engine memory. Every function here expects the GIL to be held (see Gil), except start().
+#include <pybind11/embed.h>
+#include <pybind11/numpy.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "faultsweep/core/params.hpp"
+#include "faultsweep/core/run_context.hpp"
+#include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/node_set.hpp"
+
+namespace faultsweep::policy::python {
+
+namespace py = pybind11;
+
+// Starts the interpreter once per process, without Python's signal handlers (SIGTERM,
+// SIGUSR1 and SIGINT keep faultsweep's: a stop still ends the run between two policy calls),
+// puts the policy API on sys.path and releases the GIL.
+void start();
+
+// Holds the GIL for its lifetime, from any thread. An adapter holds one for the whole replica
+// (declared first, released last): one acquisition per replica, not per call.
+class Gil {
+ public:
+  Gil() : state_((start(), PyGILState_Ensure())) {}
+  ~Gil() { PyGILState_Release(state_); }
+  Gil(const Gil&) = delete;
+  Gil& operator=(const Gil&) = delete;
+
+ private:
+  PyGILState_STATE state_;
+};
+
+// What a point names: `key = { python = "file.py", class = "Name", <parameters> }`.
+struct Spec {
+  std::string key;             // "allocator", "queue"
+  std::string file_text;       // as written in the job
+  std::filesystem::path file;  // resolved against the job file's folder
+  std::string class_name;
+  Params params;  // the other keys
+};
+Spec spec_of(const Params& point, std::string_view key, const std::filesystem::path& base_dir);
+
+// The class, checked (file imports, class exists, method and signature, parameters);
+// InputError naming the table's key and the Python file:line otherwise.
+py::object load_class(const Spec& s);
+// A fresh instance for one replica, its numpy generator seeded from the task's stream.
+py::object make_instance(const Spec& s, const py::object& cls, const RunContext& ctx);
+
+// An exception the policy raised during a run: a runtime error (exit 4) naming the policy,
+// the simulated time and the traceback.
+[[noreturn]] void fail_call(const Spec& s, double now_s, py::error_already_set& e);
+// A decision the engine refuses: a runtime error naming the policy and the rule.
+[[noreturn]] void refuse(const Spec& s, double now_s, const std::string& rule);
+
+// What every adapter holds: the GIL for its whole lifetime (first member: taken first, released
+// last), the policy's class and fresh instance, the bound method the engine calls and the one
+// view object passed to it (its fields are set before each call).
+template <class View>
+struct Bound {
+  Bound(Spec s, const RunContext& ctx, const char* method)
+      : spec(std::move(s)),
+        name("python:" + spec.class_name),
+        cls(load_class(spec)),
+        instance(make_instance(spec, cls, ctx)),
+        call(instance.attr(method)),
+        view_obj(py::cast(View{})),
+        view(view_obj.template cast<View*>()) {}
+  ~Bound() {
+    // Drop the Python references while the GIL is held.
+    view_obj = py::object();
+    call = py::object();
+    instance = py::object();
+    cls = py::object();
+  }
+  Bound(const Bound&) = delete;
+  Bound& operator=(const Bound&) = delete;
+
+  Gil gil;
+  Spec spec;
+  std::string name;
+  py::object cls, instance, call, view_obj;
+  View* view;
+};
+
+// A read-only numpy array over engine memory (no copy), valid while the engine keeps it;
+// `owner` is kept alive by the array. `stride` in bytes.
+template <class T>
+py::array_t<T> view_of(const T* data, std::size_t n, py::handle owner,
+                       std::size_t stride = sizeof(T)) {
+  static const T kEmpty{};
+  py::array_t<T> a({static_cast<py::ssize_t>(n)}, {static_cast<py::ssize_t>(stride)},
+                   n == 0 ? &kEmpty : data, owner);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+// One entry per node: in the set (a copy: the engine keeps a bitset).
+py::array_t<bool> mask_of(const NodeSet& set);
+
+// The node arrays every placement view has: `free` (bool per node), `free_words` (the bitset,
+// no copy) and the history's `failures`, `last_failure`, `last_repair` (no copy). `free_of(v)`
+// and `history_of(v)` give the view's NodeSet* and NodeHistory* (null: none).
+template <class V, class Free, class History>
+void def_node_arrays(py::class_<V>& c, Free free_of, History history_of) {
+  static const failures::NodeHistory kNone;
+  const auto h = [=](py::object self) -> const failures::NodeHistory& {
+    const failures::NodeHistory* p = history_of(self.cast<const V&>());
+    return p != nullptr ? *p : kNone;
+  };
+  c.def_property_readonly("free", [=](const V& v) { return mask_of(*free_of(v)); });
+  c.def_property_readonly("free_words", [=](py::object self) {
+    const auto& w = free_of(self.cast<const V&>())->words();
+    return view_of(w.data(), w.size(), self);
+  });
+  c.def_property_readonly("failures", [=](py::object self) {
+    const auto s = h(self).failure_counts();
+    return view_of(s.data(), s.size(), self);
+  });
+  c.def_property_readonly("last_failure", [=](py::object self) {
+    const auto s = h(self).last_failures_s();
+    return view_of(s.data(), s.size(), self);
+  });
+  c.def_property_readonly("last_repair", [=](py::object self) {
+    const auto s = h(self).last_repairs_s();
+    return view_of(s.data(), s.size(), self);
+  });
+}
+
+void bind_allocator_view(py::module_& m);
+void bind_size_view(py::module_& m);
+void bind_queue_view(py::module_& m);
+
+}  // namespace faultsweep::policy::python

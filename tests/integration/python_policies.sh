@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Policies written in Python (examples/policies/): the ports of first fit, round robin and EASY
+# give /results and /summary identical to the built-in policies on golden jobs (moldable jobs,
+# failure rules, checkpoints); a Python policy with random choices gives identical results on
+# 1, 2 and 3 ranks and after kill -9 + --resume; a changed policy source blocks --resume; an
+# exception, a refused decision and a stop while Python code runs end the run as documented.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+POL="$SRC/examples/policies"
+FF="{ python = \"$POL/first_fit.py\", class = \"FirstFit\" }"
+RR="{ python = \"$POL/round_robin.py\", class = \"RoundRobin\" }"
+EASY="{ python = \"$POL/easy.py\", class = \"Easy\" }"
+FREE="{ python = \"$POL/free_size.py\", class = \"FreeSize\" }"
+
+# twin NAME GOLDEN SED_CPP SED_PY: the golden job edited twice (built-in / Python), both run,
+# results compared.
+twin() {
+  local name=$1 golden="$SRC/tests/golden/jobs/$2.toml"
+  sed -e "$3" "$golden" >"$WORK/$name-cpp.toml"
+  sed -e "$4" "$golden" >"$WORK/$name-py.toml"
+  local v
+  for v in cpp py; do
+    run_fs "$name-$v" run "$WORK/$name-$v.toml" --out "$WORK/$name-$v.h5" -q
+    expect_rc "$name ($v) runs" 0 "$name-$v"
+  done
+  same_results "$name: Python = built-in" "$WORK/$name-cpp.h5" "$WORK/$name-py.h5"
+}
+
+section "Python ports = built-in policies, bit for bit"
+# Bathtub failures, 30 % moldable jobs (EASY's prefix asks the size chooser), each allocator.
+ax='/^allocator = \[/d; s|^\[axes\]|allocator = '
+twin bathtub-ff cluster_bathtub "$ax\"first_fit\"|" "$ax$FF|; s|^queue = .*|queue = $EASY|"
+twin bathtub-rr cluster_bathtub "$ax\"round_robin\"|" "$ax$RR|; s|^queue = .*|queue = $EASY|"
+# The three kinds in Python at once: the size chooser sizes the moldable jobs.
+twin bathtub-all cluster_bathtub "$ax\"first_fit\"|" \
+  "$ax$FF|; s|^queue = .*|queue = $EASY|; s|^moldable_size = .*|moldable_size = $FREE|"
+# EASY under every failure rule and checkpoint policy (per-node Weibull failures).
+twin policies cluster_policies 's|^queue = .*|queue = ["easy"]|' \
+  "s|^queue = .*||; s|^\[params\]|[params]\nqueue = $EASY\nallocator = $FF|"
+
+section "a Python policy with random choices: 1, 2, 3 ranks and kill -9 + resume identical"
+cp "$POL/cool_nodes.py" "$WORK/cool.py"
+cat >"$WORK/cool.toml" <<TOML
+[sweep]
+model = "cluster"
+seed = 11
+replicas = 40
+[params]
+nodes = 32
+queue = "easy"
+allocator = { python = "cool.py", class = "CoolNodes" }
+workload = { source = "fars", jobs = 300, mean_interarrival = "400s", mean_runtime = "1h", mean_size = 4, target_load = 0.8 }
+failures = { process = "renewal", dist = "weibull", shape = 0.7, scale = "2d", downtime = "1h" }
+[axes]
+"allocator.cooldown" = [3600, 86400]
+TOML
+run_fs cool-1 run "$WORK/cool.toml" --out "$WORK/cool-1.h5" -q
+expect_rc "1 rank" 0 cool-1
+for np in 2 3; do
+  run_mpi "cool-$np" "$np" run "$WORK/cool.toml" --out "$WORK/cool-$np.h5" -q
+  expect_rc "$np ranks" 0 "cool-$np"
+  same_results "$np ranks = 1 rank" "$WORK/cool-1.h5" "$WORK/cool-$np.h5"
+done
+# The same policy slowed down (same decisions), so that the kill lands mid-run.
+sed 's/^import numpy as np/import time\nimport numpy as np/; s/^\(        free = np.flatnonzero\)/        time.sleep(0.0002)\n\1/' \
+  "$WORK/cool.py" >"$WORK/cool_slow.py"
+sed 's/cool.py"/cool_slow.py"/' "$WORK/cool.toml" >"$WORK/cool_slow.toml"
+start_group cool-k "$FS" run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q
+for _ in $(seq 1 100); do [ -s "$WORK/cool-k.h5.journal" ] && break; sleep 0.05; done
+sleep 0.5
+kill_session "$BG_PID"
+wait_rc "$BG_PID"
+check "killed -9 mid-run (journal left, no results file)" \
+  bash -c "test -f '$WORK/cool-k.h5.journal' && ! test -f '$WORK/cool-k.h5'"
+run_fs cool-r run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q --resume
+expect_rc "--resume after kill -9" 0 cool-r
+same_results "resumed = uninterrupted" "$WORK/cool-1.h5" "$WORK/cool-k.h5"
+check "the source and its SHA-256 are stored with the job" \
+  bash -c "h5dump -a /job_file '$WORK/cool-1.h5' | grep -q 'policy source cool.py sha256 $(sha256sum "$WORK/cool.py" | cut -c1-64)'"
+
+section "a changed policy source blocks --resume"
+start_group cool-c "$FS" run "$WORK/cool.toml" --out "$WORK/cool-c.h5" -q
+for _ in $(seq 1 100); do [ -s "$WORK/cool-c.h5.journal" ] && break; sleep 0.05; done
+kill_session "$BG_PID"
+wait_rc "$BG_PID"
+echo "# a change" >>"$WORK/cool.py"
+run_fs cool-c2 run "$WORK/cool.toml" --out "$WORK/cool-c.h5" -q --resume
+expect_rc "--resume with a changed cool.py is refused" 2 cool-c2
+check "the refusal names the source" grep -q "policy source cool.py: sha256" "$WORK/cool-c2.err"
+
+section "errors during a run: exit 4 naming the policy, the time and the rule or traceback"
+# bad NAME KIND CODE REGEX: a policy whose method body is CODE; the run must fail as REGEX says.
+bad() {
+  local name=$1 kind=$2 body=$3 regex=$4 base method
+  case $kind in
+    allocator) base=Allocator method="allocate(self, view, count)" ;;
+    queue) base=QueuePolicy method="select(self, view)" ;;
+    *) base=SizeChooser method="choose(self, view)" ;;
+  esac
+  printf 'import numpy as np\nimport faultsweep_policy as fp\nclass Bad(fp.%s):\n    def %s:\n        %s\n' \
+    "$base" "$method" "$body" >"$WORK/$name.py"
+  cat >"$WORK/$name.toml" <<TOML
+[sweep]
+model = "cluster"
+[params]
+nodes = 16
+workload = { source = "lublin", jobs = 40, target_load = 0.6, moldable = 1.0 }
+failures = { process = "renewal", dist = "exponential", mean = "1d", downtime = "1h" }
+$kind = { python = "$name.py", class = "Bad" }
+TOML
+  run_fs "$name" run "$WORK/$name.toml" --out "$WORK/$name.h5" -q
+  expect_rc "$name: exit 4" 4 "$name"
+  if grep -Eq "$regex" "$WORK/$name.err"; then pass "$name: message"; else
+    fail "$name: message does not match /$regex/"
+    sed 's/^/    | /' "$WORK/$name.err" | head -5
+  fi
+}
+bad raises allocator 'return 1 / 0 if view.now > 7200 else np.flatnonzero(view.free)[:count]' \
+  "Python allocator Bad \\(raises.py\\) raised an exception at simulated time [0-9.e+]+ s: .*raises.py:5: ZeroDivisionError"
+bad twice allocator 'return [int(np.flatnonzero(view.free)[0])] * count if count > 1 else np.flatnonzero(view.free)[:1]' \
+  "Python allocator Bad .* at simulated time .*: allocate\\(\\) for job [0-9]+: node [0-9]+ is given twice"
+bad busy allocator 'return np.flatnonzero(~view.free)[:count] if view.free_count < view.nodes - 2 * count else np.flatnonzero(view.free)[:count]' \
+  "node [0-9]+ is not free \\(it is busy, down, held or a spare\\)"
+bad count allocator 'return np.flatnonzero(view.free)[:count - 1]' "returned [0-9]+ nodes for job [0-9]+, which needs"
+bad unqueued queue 'return [len(view.waiting)]' \
+  "Python queue Bad .*select\\(\\) returned position [0-9]+, but only positions 0 \\.\\. [0-9]+ are in the queue"
+bad no_room queue 'return list(range(len(view.waiting)))' \
+  "select\\(\\) starts jobs needing [0-9]+ nodes or more with [0-9]+ free \\(a job starts only on free nodes"
+bad too_big moldable_size 'return view.requested + 1' \
+  "Python moldable_size Bad .*choose\\(\\) returned [0-9]+ for job [0-9]+ \\(requesting [0-9]+, [0-9]+ nodes free\\): a size must be 0 \\(wait\\) or 1 \\.\\. [0-9]+"
+
+section "SIGTERM while Python code runs stops the run (exit 75)"
+printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"
+sed -e 's|cool.py", class = "CoolNodes"|slow.py", class = "Slow"|' -e '/^\[axes\]/,$d' \
+  "$WORK/cool.toml" >"$WORK/slow.toml"
+start_group slow "$FS" run "$WORK/slow.toml" --out "$WORK/slow.h5" -q
+sleep 2
+kill -TERM "$BG_PID"
+t0=$(date +%s%N)
+wait_rc "$BG_PID"
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$RC" -eq 75 ] && [ "$ms" -lt 5000 ]; then pass "stopped with exit 75 in $ms ms"
+else fail "SIGTERM: exit $RC after $ms ms (expected 75)"; fi
+finish

@@ -1,0 +1,3 @@
+class Mine:
+    def allocate(self, view, count):
+        return []
