@@ -13,6 +13,7 @@ PACKAGES=(
   procps xz-utils hostname
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy python3-pytest
   python3-setuptools python3-venv python3-xarray python3-h5netcdf
+  chromium python3-websocket
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

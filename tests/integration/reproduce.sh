@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# scripts/reproduce.sh --tiny end to end (one job per paper at 2 replicas, the real data): the
+# report builds, every paper has rows and every row has a value of ours, a rerun reuses every
+# results file, and headless Chromium opens every page without a console error, a missing image
+# or a broken link (and does report them on a page made to have them). ~30 s on 2 cores.
+# Prints SKIP and exits 0 when FAULTSWEEP_DATA is unset (Zhang's tiny job reads CTC-SP2).
+set -euo pipefail
+if [ -z "${FAULTSWEEP_DATA:-}" ]; then
+  echo "SKIP: FAULTSWEEP_DATA is not set (the folder with workloads/*.swf.gz and failures/lanl/)"
+  exit 0
+fi
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PYTHONPATH="$SRC/analysis${PYTHONPATH:+:$PYTHONPATH}"
+R=$WORK/results
+OUT=$WORK/report
+
+section "reproduce.sh --tiny"
+RC=0
+FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --results "$R" --out "$OUT" \
+  >"$WORK/tiny.err" 2>&1 || RC=$?
+expect_rc "reproduce.sh --tiny runs" 0 tiny
+for p in index plank zhang fars gottumukkala; do
+  check "report page $p.html" test -s "$OUT/$p.html"
+done
+check "the quick/tiny copy has 2 replicas" grep -q '^replicas = 2 ' "$R/jobs/jobs/zhang/fig3a.toml"
+check "every page says TINY" bash -c "grep -L 'TINY run' '$OUT'/*.html | grep -q . && exit 1 || exit 0"
+check "every paper has rows, every row a value" /usr/bin/python3 - "$R" "$WORK/again" <<'PY'
+import sys
+from pathlib import Path
+from reproduce.report.__main__ import build
+from reproduce.report.rows import has_value
+pages = build(Path(sys.argv[1]), Path(sys.argv[2]), "tiny", ["plank", "zhang", "fars", "gottumukkala"])
+bad = [(p.key, r.item) for p in pages for r in p.rows if not has_value(r)]
+empty = [p.key for p in pages if not p.rows]
+print("rows:", {p.key: len(p.rows) for p in pages}, "without a value:", bad, "empty:", empty)
+sys.exit(1 if bad or empty else 0)
+PY
+
+section "a rerun reuses every results file"
+RC=0
+FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --results "$R" --out "$OUT" \
+  >"$WORK/again.err" 2>&1 || RC=$?
+expect_rc "second run" 0 again
+check "five jobs reused" test "$(grep -c 'complete, reused' "$WORK/again.err")" -eq 5
+
+section "the pages in headless Chromium"
+if ! command -v chromium >/dev/null; then
+  fail "chromium is not installed (scripts/setup.sh installs it)"
+else
+  RC=0
+  /usr/bin/python3 -m reproduce.report.browser check "$OUT" >"$WORK/browser.err" 2>&1 || RC=$?
+  expect_rc "every page loads clean" 0 browser
+  bad=$WORK/bad
+  mkdir -p "$bad"
+  cat >"$bad/broken.html" <<'HTML'
+<!DOCTYPE html><html><head><meta charset="utf-8"><title>x</title><link rel="icon" href="data:,"></head>
+<body><img src="missing.png" alt="x"><a href="nowhere.html">x</a><a href="#nothing">y</a>
+<script>console.error("boom")</script></body></html>
+HTML
+  RC=0
+  /usr/bin/python3 -m reproduce.report.browser check "$bad" >"$WORK/bad.err" 2>&1 || RC=$?
+  expect_rc "a broken page fails the check" 1 bad
+  for what in "image not shown" "broken link" "broken anchor" "console error"; do
+    check "it reports: $what" grep -q "$what" "$WORK/bad.err"
+  done
+fi
+finish
