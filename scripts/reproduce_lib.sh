@@ -9,7 +9,7 @@
 repro_jobs() {
   case $1 in
     plank) echo jobs/plank/table4.toml jobs/plank/figure4.toml jobs/plank/million_day.toml ;;
-    zhang) echo jobs/zhang/*.toml jobs/zhang/sensitivity/*.toml ;;
+    zhang) echo jobs/zhang/*.toml jobs/zhang/sensitivity/*.toml jobs/zhang/combinations/*.toml ;;
     fars) echo jobs/fars/*.toml jobs/fars/sensitivity/*.toml ;;
     gottumukkala)
       echo jobs/gottumukkala/{section4_4,table6_1,fig6_3,fig6_4_5,ch5_lanl,ch5_sdsc}.toml \
@@ -134,11 +134,12 @@ repro_paper() {
 # walltime resubmits itself; the report job then waits for the successors, see
 # scripts/reproduce_slurm_report.sh).
 repro_slurm_report() {
-  local out=$1 dep=""
+  local out=$1 dep="" logs=${FS_LOG_ROOT:-slurm-logs}
   shift
+  mkdir -p "$logs"
   [ ${#repro_ids[@]} -gt 0 ] && dep="--dependency=afterany:$(IFS=:; echo "${repro_ids[*]}")"
   sbatch --parsable --job-name "repro-$repro_mode-report" --chdir "$PWD" --ntasks 1 \
-    --output "slurm-logs/repro-$repro_mode-report-%j.out" $dep \
+    --output "$logs/repro-$repro_mode-report-%j.out" $dep \
     scripts/reproduce_slurm_report.sh --mode "$repro_mode" --results "$repro_results" \
     --out "$out" "$@"
 }

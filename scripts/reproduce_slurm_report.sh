@@ -2,6 +2,7 @@
 # The report step of `scripts/reproduce.sh --slurm` (a batch job, submitted after the sweeps):
 # if a results file is still incomplete while jobs of the reproduction sweeps are queued or
 # running (walltime successors), it resubmits itself after them; otherwise it builds the report.
+# The sweeps' logs are under $FS_LOG_ROOT (default slurm-logs, as slurm-scripts/submit.sh).
 #   reproduce_slurm_report.sh --mode MODE --results DIR --out DIR PAPER...
 set -euo pipefail
 if [ $# -lt 6 ] || [ "$1" != --mode ] || [ "$3" != --results ] || [ "$5" != --out ]; then
@@ -12,8 +13,9 @@ mode=$2 results=$4 out=$6
 shift 6
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Job ids of the reproduction sweeps (first column of each sweep's jobids file) still in the queue.
+logs=${FS_LOG_ROOT:-slurm-logs}
 pending=()
-for f in slurm-logs/repro-"$mode"-*/jobids; do
+for f in "$logs"/repro-"$mode"-*/jobids; do
   [ -f "$f" ] || continue
   while read -r id _; do
     squeue -h -j "$id" 2>/dev/null | grep -q . && pending+=("$id")
@@ -21,7 +23,7 @@ for f in slurm-logs/repro-"$mode"-*/jobids; do
 done
 if [ ${#pending[@]} -gt 0 ]; then
   sbatch --parsable --job-name "repro-$mode-report" --chdir "$PWD" --ntasks 1 \
-    --output "slurm-logs/repro-$mode-report-%j.out" \
+    --output "$logs/repro-$mode-report-%j.out" \
     --dependency="afterany:$(IFS=:; echo "${pending[*]}")" "$0" --mode "$mode" \
     --results "$results" --out "$out" "$@"
   exit 0

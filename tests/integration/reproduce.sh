@@ -44,6 +44,39 @@ FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --results "$R" --out 
 expect_rc "second run" 0 again
 check "five jobs reused" test "$(grep -c 'complete, reused' "$WORK/again.err")" -eq 5
 
+section "--slurm with stand-in sbatch/squeue: one sweep per job, then the report after them"
+mkdir -p "$WORK/bin"
+cat >"$WORK/bin/sbatch" <<'SH'
+#!/usr/bin/env bash
+n=$(( $(wc -l <"$FAKE_SBATCH_LOG" 2>/dev/null || echo 0) + 100 ))
+echo "$n $*" >>"$FAKE_SBATCH_LOG"
+echo "$n"
+SH
+printf '#!/usr/bin/env bash\nexit 0\n' >"$WORK/bin/squeue"
+chmod +x "$WORK/bin/sbatch" "$WORK/bin/squeue"
+export FAKE_SBATCH_LOG=$WORK/sbatch.log
+printf 'FS_BIN=%q\n' "$FS" >"$WORK/site.conf"
+RC=0
+PATH="$WORK/bin:$PATH" FAULTSWEEP_SITE=$WORK/site.conf FS_LOG_ROOT=$WORK/slurm-logs \
+  FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --slurm --results "$WORK/sres" \
+  --out "$WORK/sreport" plank gottumukkala >"$WORK/slurm.err" 2>&1 || RC=$?
+expect_rc "reproduce.sh --slurm submits" 0 slurm
+check "three sweeps and a report job submitted" test "$(wc -l <"$FAKE_SBATCH_LOG")" -eq 4
+check "the report job waits for all three" grep -q -- "--dependency=afterany:100:101:102 .*reproduce_slurm_report.sh" "$FAKE_SBATCH_LOG"
+RC=0
+PATH="$WORK/bin:$PATH" FS_LOG_ROOT=$WORK/slurm-logs bash "$SRC/scripts/reproduce_slurm_report.sh" \
+  --mode tiny --results "$WORK/sres" --out "$WORK/sreport" plank >"$WORK/sreport.err" 2>&1 || RC=$?
+expect_rc "the report job, nothing queued: builds the report" 0 sreport
+check "its index exists" test -s "$WORK/sreport/index.html"
+printf '#!/usr/bin/env bash\n[ "$3" = 101 ] && echo "101 RUNNING"\nexit 0\n' >"$WORK/bin/squeue"
+rm -rf "$WORK/sreport"
+RC=0
+PATH="$WORK/bin:$PATH" FS_LOG_ROOT=$WORK/slurm-logs bash "$SRC/scripts/reproduce_slurm_report.sh" \
+  --mode tiny --results "$WORK/sres" --out "$WORK/sreport" plank >"$WORK/sreport.err" 2>&1 || RC=$?
+expect_rc "the report job, a sweep still running: resubmits itself" 0 sreport
+check "after that sweep" grep -q -- "--dependency=afterany:101 .*reproduce_slurm_report.sh" "$FAKE_SBATCH_LOG"
+check "and builds nothing yet" test ! -e "$WORK/sreport/index.html"
+
 section "the pages in headless Chromium"
 if ! command -v chromium >/dev/null; then
   fail "chromium is not installed (scripts/setup.sh installs it)"

@@ -112,7 +112,7 @@ class Browser:
     def screenshot(self, out: Path) -> None:
         h = self.evaluate("document.documentElement.scrollHeight")
         w = self.evaluate("document.documentElement.scrollWidth")
-        shot = self.call("Page.captureScreenshot", format="png",
+        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
                          clip={"x": 0, "y": 0, "width": w, "height": min(h, 2400), "scale": 1})
         out.write_bytes(base64.b64decode(shot["data"]))
 
