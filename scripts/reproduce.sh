@@ -18,6 +18,8 @@
 #   --out DIR      the report folder (default: report)
 #   --results DIR  where the results files go (default: see --quick/--full/--tiny)
 #   --report-only  run nothing; build the report from the results there are
+#   --markdown DIR also write the report's tables as Markdown (docs/papers/tables is the
+#                  committed copy, from a --quick run)
 #
 # Complete results files are reused and partial ones resumed (`faultsweep run --resume`); a job
 # file changed since its results were written is refused with the list of changes (delete that
@@ -34,11 +36,11 @@ cd "$here/.."
 source scripts/reproduce_lib.sh
 
 usage() {
-  sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-2}"
 }
 
-mode=full ranks=${RANKS:-2} slurm=0 out=report results="" report_only=0 papers=()
+mode=full ranks=${RANKS:-2} slurm=0 out=report results="" report_only=0 papers=() md=()
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) mode=quick; shift ;;
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --results) results=${2:?--results needs a folder}; shift 2 ;;
     --report-only) report_only=1; shift ;;
+    --markdown) md=(--markdown "${2:?--markdown needs a folder}"); shift 2 ;;
     -h | --help) usage 0 ;;
     -*) echo "reproduce.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     plank | zhang | fars | gottumukkala) papers+=("$1"); shift ;;
@@ -78,5 +81,5 @@ if [ "$slurm" = 1 ] && [ "$report_only" = 0 ]; then
 fi
 echo "reproduce.sh: jobs took $(( $(date +%s) - start )) s on $ranks ranks ($mode)"
 PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}" /usr/bin/python3 -m reproduce.report \
-  --results "$results" --out "$out" --mode "$mode" --papers "${papers[@]}"
+  --results "$results" --out "$out" --mode "$mode" "${md[@]}" --papers "${papers[@]}"
 echo "reproduce.sh: report in $out/index.html ($(( $(date +%s) - start )) s in all)"

@@ -46,7 +46,11 @@ repro_init() {
 repro_replicas() {
   case $repro_mode in
     full) echo "$1" ;;
-    quick) local q=$(( ($1 + 9) / 10 )); [ "$q" -lt 3 ] && q=3; [ "$q" -gt "$1" ] && q=$1; echo "$q" ;;
+    quick)  # a tenth, at least 3 (a CI needs a few), at most all
+      local q=$(( ($1 + 9) / 10 ))
+      [ "$q" -lt 3 ] && q=3
+      [ "$q" -gt "$1" ] && q=$1
+      echo "$q" ;;
     tiny) [ "$1" -lt 2 ] && echo "$1" || echo 2 ;;
   esac
 }
@@ -76,9 +80,15 @@ repro_output() {
   echo "$repro_results/${out#results/}"
 }
 
+# repro_complete OUT JOB: OUT is complete and was written from JOB as it is now (else `run
+# --resume` resumes it, or refuses with the list of changes if JOB changed since).
 repro_complete() {
-  [ -f "$1" ] && /usr/bin/python3 -c 'import sys, h5py
-sys.exit(0 if int(h5py.File(sys.argv[1], "r").attrs.get("complete", 0)) == 1 else 1)' "$1" 2>/dev/null
+  [ -f "$1" ] && /usr/bin/python3 -c 'import hashlib, sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+sha = a.get("job_file_sha256", b"")
+sha = sha.decode() if isinstance(sha, bytes) else str(sha)
+ok = int(a.get("complete", 0)) == 1 and sha == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+sys.exit(0 if ok else 1)' "$1" "$2" 2>/dev/null
 }
 
 repro_record() {  # JOB OUT SECONDS STATUS
@@ -92,7 +102,7 @@ repro_job() {
   file=$(repro_job_file "$job")
   out=$(repro_output "$job")
   mkdir -p "$(dirname "$out")"
-  if repro_complete "$out"; then
+  if repro_complete "$out" "$file"; then
     echo "reproduce: $job: complete, reused ($out)"
     repro_record "$job" "$out" 0 reused
     return

@@ -43,6 +43,14 @@ FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --results "$R" --out 
   >"$WORK/again.err" 2>&1 || RC=$?
 expect_rc "second run" 0 again
 check "five jobs reused" test "$(grep -c 'complete, reused' "$WORK/again.err")" -eq 5
+# A results file written from another version of its job file is not taken as done.
+/usr/bin/python3 -c 'import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f: f.attrs["job_file_sha256"] = "0" * 64' "$R/plank/table4.h5"
+RC=0
+FAULTSWEEP_BIN=$FS bash "$SRC/scripts/reproduce.sh" --tiny --results "$R" --out "$OUT" plank \
+  >"$WORK/stale.err" 2>&1 || RC=$?
+expect_rc "rerun after a job file change" 0 stale
+check "that file is not reused" bash -c "! grep -q 'table4.toml: complete, reused' '$WORK/stale.err'"
 
 section "--slurm with stand-in sbatch/squeue: one sweep per job, then the report after them"
 mkdir -p "$WORK/bin"

@@ -5,6 +5,7 @@ screenshots.
 
     python3 -m reproduce.report.browser check REPORT_DIR          # exit 1 on any problem
     python3 -m reproduce.report.browser shot PAGE.html OUT.png [--width 1280] [--height 900]
+                                                               [--max-height 2400]
 """
 from __future__ import annotations
 
@@ -109,11 +110,11 @@ class Browser:
     def evaluate(self, expr: str):
         return self.call("Runtime.evaluate", expression=expr, returnByValue=True)["result"]["value"]
 
-    def screenshot(self, out: Path) -> None:
+    def screenshot(self, out: Path, max_height: int = 2400) -> None:
         h = self.evaluate("document.documentElement.scrollHeight")
-        w = self.evaluate("document.documentElement.scrollWidth")
+        w = self.evaluate("window.innerWidth")  # the reader's view, not a wide table's overflow
         shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                         clip={"x": 0, "y": 0, "width": w, "height": min(h, 2400), "scale": 1})
+                         clip={"x": 0, "y": 0, "width": w, "height": min(h, max_height), "scale": 1})
         out.write_bytes(base64.b64decode(shot["data"]))
 
     def close(self) -> None:
@@ -163,6 +164,7 @@ def main(argv=None) -> int:
     s.add_argument("out")
     s.add_argument("--width", type=int, default=1280)
     s.add_argument("--height", type=int, default=900)
+    s.add_argument("--max-height", type=int, default=2400, help="crop the page to this height")
     a = ap.parse_args(argv)
     if a.cmd == "check":
         problems = check_report(Path(a.report))
@@ -173,7 +175,7 @@ def main(argv=None) -> int:
     b = Browser(a.width, a.height)
     try:
         problems = b.open(Path(a.page).resolve().as_uri())
-        b.screenshot(Path(a.out))
+        b.screenshot(Path(a.out), a.max_height)
     finally:
         b.close()
     for p in problems:

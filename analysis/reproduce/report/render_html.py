@@ -111,10 +111,13 @@ def index_html(pages: list[Page], metas: dict[str, list[FileMeta]], mode: str) -
     rows = []
     for p in pages:
         a, d, u = counts(p)
+        ms = metas.get(p.key, [])
+        wall = sum(int(m.wall_s) for m in ms if m.wall_s.isdigit())
+        ranks = ", ".join(sorted({m.ranks for m in ms if m.ranks})) or "n/a"
         rows.append([f"<a href=\"{p.key}.html\">{esc(p.title)}</a>", str(len(p.rows)),
                      f"<span class=\"AGREE\">{a}</span>", f"<span class=\"DIFFERS\">{d}</span>",
-                     str(u), str(len(p.figures)), str(len(metas.get(p.key, [])))])
+                     str(u), str(len(p.figures)), str(len(ms)), str(wall), esc(ranks)])
     body += _table(["paper", "rows", "AGREE", "DIFFERS", "unexplained", "figures",
-                    "results files"], rows)
+                    "results files", "job wall time (s)", "ranks"], rows)
     body.append(f"<p>git revision of the results: {esc(', '.join(revs) or 'n/a')}</p>")
     return _doc("faultsweep reproduction report", body)
