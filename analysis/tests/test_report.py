@@ -117,3 +117,14 @@ def test_rebuilt_tables_parse_and_match_the_committed_ones(paper, deterministic_
     theirs = [ln for ln in committed.read_text().splitlines()
               if any(ln.startswith(f"| {s} |") for s in sections)]
     assert ours and ours == theirs
+
+
+def test_fars_claims_compare_each_side_and_the_peak_place():
+    from reproduce.report.fars_page import judge
+
+    assert judge("600+ -> ~400", "612 -> 410 / 395 / 420")[0] == AGREE
+    assert judge("600+ -> ~400", "512 -> 526 / 521 / 515")[0] == DIFFERS  # no drop to ~400
+    assert judge("50 -> 20", "52->21 / 48->18")[0] == AGREE
+    assert judge("0.9", "15.2 at 0.8", "peaks")[0] == AGREE
+    assert judge("~40 at 3.5", "35.8 at 7", "peaks")[0] == DIFFERS
+    assert judge("(bars only)", "1 -> 2") is None

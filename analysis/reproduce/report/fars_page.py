@@ -53,10 +53,45 @@ def _nums(text: str) -> list[float]:
     return [float(t.replace(",", "").replace("−", "-")) for t in _NUM.findall(head)]
 
 
-def judge(paper: str, ours: str) -> tuple[str, str] | None:
+def _close(x: float, q: float) -> bool:
+    return within(x, q, rel=REL, absolute=ABS)
+
+
+def _arrow(paper: str, ours: str) -> tuple[str, str] | None:
+    """'A -> B' printed: every 'a -> b' of ours (or 'a -> b / c / d') has a near A, each b near B."""
+    p = [_nums(side) for side in paper.split("->")]
+    if len(p) != 2 or len(p[0]) != 1 or len(p[1]) != 1:
+        return None
+    pairs = [[_nums(x) for x in part.split("->")] for part in ours.split(" / ")]
+    if all(len(q) == 2 for q in pairs):  # a->b / c->d
+        ok = all(q[0] and q[1] and _close(q[0][0], p[0][0]) and _close(q[1][0], p[1][0]) for q in pairs)
+    else:  # a -> b / c / d
+        halves = ours.split("->")
+        if len(halves) != 2 or not _nums(halves[0]) or not _nums(halves[1]):
+            return None
+        ok = _close(_nums(halves[0])[0], p[0][0]) and all(_close(x, p[1][0]) for x in _nums(halves[1]))
+    return verdict(ok), f"each side within {100 * REL:g} % or {ABS:g} of the printed one"
+
+
+def _peak(paper: str, ours: str) -> tuple[str, str] | None:
+    """'V at X' (or just 'X') printed for a peak: our peak's place within 15 % of X (and V)."""
+    m = re.search(r"(" + _NUM.pattern + r") at (" + _NUM.pattern + r")", ours)
+    p = _nums(paper)
+    if not m or not p:
+        return None
+    value, place = float(m.group(1)), float(m.group(2))
+    ok = within(place, p[-1], rel=REL) and (len(p) < 2 or _close(value, p[0]))
+    return verdict(ok), f"the peak's place within {100 * REL:g} % (its height within {ABS:g})"
+
+
+def judge(paper: str, ours: str, claim: str = "") -> tuple[str, str] | None:
     """(verdict, rule) for one claim, None when the paper prints no number for it."""
     if "bars only" in paper:
         return None
+    if "peaks" in claim:
+        return _peak(paper, ours)
+    if "->" in paper and "falls" not in paper:
+        return _arrow(paper, ours)
     got = claim_verdict(paper, ours)
     if got is not None:
         return got
@@ -85,8 +120,14 @@ def claim_rows(d: Path) -> list[Row]:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         claims = fg.paper_claims(d)
+    least = float("nan")  # the grid's smallest gain over p, r >= 0.2 (the row before)
     for claim, paper, ours in claims:
-        got = judge(paper, ours)
+        if "min over p, r" in claim:
+            least = (_nums(ours) or [float("nan")])[0]
+        if paper == "lowest cell":  # the paper's lowest cell is (0.1, 0.1): lower than the rest?
+            got = verdict(bool(_nums(ours)) and _nums(ours)[0] <= least), "below every cell p, r >= 0.2"
+        else:
+            got = judge(paper, ours, claim)
         if got is None:
             continue
         v, rule = got
