@@ -13,6 +13,7 @@ from reproduce.report import fars_page, gottumukkala_page, plank_page, zhang_pag
 from reproduce.report.meta import page_meta
 from reproduce.report.render_html import index_html, page_html
 from reproduce.report.render_md import page_md
+from reproduce.report.rows import AGREE
 
 BUILDERS = {"plank": plank_page.build, "zhang": zhang_page.build, "fars": fars_page.build,
             "gottumukkala": gottumukkala_page.build}
@@ -23,6 +24,9 @@ def build(results: Path, out: Path, mode: str, papers: list[str], markdown: Path
     pages, metas = [], {}
     for key in papers:
         page = BUILDERS[key](results, out)
+        for r in page.rows:  # every difference says why, or that we do not know
+            if r.verdict != AGREE and not r.explanation:
+                r.explanation = "unexplained"
         meta = page_meta(page.sources, results)
         (out / f"{key}.html").write_text(page_html(page, meta, mode, out))
         if markdown is not None:
