@@ -5,7 +5,8 @@
 # jobs/gottumukkala/ch6_sensitivity.toml on 2 MPI ranks under `nice`, then prints Figs. 6.8, 6.9
 # and the variants table (`gottumukkala.py ch6_study`).
 #   FAULTSWEEP_DATA=/path/to/data bash scripts/gottumukkala_ch6.sh [--rerun]
-# Env: FAULTSWEEP_BIN (default build/faultsweep), RANKS (default 2), NICE (default 10).
+# Env: FAULTSWEEP_BIN (default build/faultsweep), RANKS (default 2), NICE (default 10),
+#      CH6_TRACES_ONLY=1 (fit and draw the traces, run nothing).
 # Complete results are kept (resumed: "nothing to do"); --rerun replaces them.
 set -euo pipefail
 source "$(dirname "$0")/study_lib.sh"
@@ -30,6 +31,8 @@ x10 10 1
 white 0.38 0.85
 NODES
 done
+# The traces alone (scripts/reproduce.sh runs the jobs itself).
+[ "${CH6_TRACES_ONLY:-0}" = 1 ] && exit 0
 for job in jobs/gottumukkala/ch6_raopt.toml jobs/gottumukkala/ch6_sensitivity.toml; do
   NICE=${NICE:-10} study_run gottumukkala_ch6 "$job"
 done

@@ -14,6 +14,7 @@ PACKAGES=(
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy python3-pytest
   python3-setuptools python3-venv python3-xarray python3-h5netcdf python3-tabulate
   pybind11-dev python3-dev
+  chromium python3-websocket
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

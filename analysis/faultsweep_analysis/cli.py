@@ -1,4 +1,5 @@
 """Command line: faultsweep-analysis {summary,plot,heatmap,runtime-map} FILE.h5 ...
+                faultsweep-analysis report --results DIR --out DIR (the reproduction report)
                 faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
@@ -72,6 +73,14 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
     c.add_argument("file", help="CSV written by build/bench/bench_scaling")
     c.add_argument("--out", required=True, help="PNG file to write")
+    rep = sub.add_parser("report", help="the reproduction report (HTML + Markdown) from the "
+                         "results of scripts/reproduce.sh; needs analysis/ on PYTHONPATH")
+    rep.add_argument("--results", required=True, help="results root, e.g. results/quick")
+    rep.add_argument("--out", required=True, help="report folder (index.html, one page per paper)")
+    rep.add_argument("--mode", choices=("quick", "full", "tiny"), default="full")
+    rep.add_argument("--markdown", help="also write the tables as Markdown into this folder")
+    rep.add_argument("--papers", nargs="+", choices=("plank", "zhang", "fars", "gottumukkala"),
+                     default=["plank", "zhang", "fars", "gottumukkala"])
     return p
 
 
@@ -92,6 +101,10 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
             plot_scaling(frame, args.out)
             print(args.out)
             return 0
+        if args.command == "report":
+            from reproduce.report.__main__ import run  # the checkout's analysis/reproduce
+
+            return run(args)
         res = open_results(args.file)
         if args.command == "summary":
             metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None

@@ -1,0 +1,61 @@
+"""python3 -m reproduce.report --results DIR --out DIR [--mode quick|full|tiny]
+                                [--markdown DIR] [--papers PAPER...]
+
+Builds OUT/index.html and OUT/<paper>.html (figures in OUT/<paper>/ and OUT/*.png) from the
+results files under DIR (DIR/<paper>/*.h5, as scripts/reproduce.sh writes them), and with
+--markdown the same tables as DIR/<paper>.md. Exit status: 0, 2 on bad arguments."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from reproduce.report import fars_page, gottumukkala_page, plank_page, zhang_page
+from reproduce.report.meta import page_meta
+from reproduce.report.render_html import index_html, page_html
+from reproduce.report.render_md import page_md
+from reproduce.report.rows import AGREE
+
+BUILDERS = {"plank": plank_page.build, "zhang": zhang_page.build, "fars": fars_page.build,
+            "gottumukkala": gottumukkala_page.build}
+
+
+def build(results: Path, out: Path, mode: str, papers: list[str], markdown: Path | None = None):
+    out.mkdir(parents=True, exist_ok=True)
+    pages, metas = [], {}
+    for key in papers:
+        page = BUILDERS[key](results, out)
+        for r in page.rows:  # every difference says why, or that we do not know
+            if r.verdict != AGREE and not r.explanation:
+                r.explanation = "unexplained"
+        meta = page_meta(page.sources, results)
+        (out / f"{key}.html").write_text(page_html(page, meta, mode, out))
+        if markdown is not None:
+            markdown.mkdir(parents=True, exist_ok=True)
+            (markdown / f"{key}.md").write_text(page_md(page, meta, mode))
+        pages.append(page)
+        metas[key] = meta
+    (out / "index.html").write_text(index_html(pages, metas, mode))
+    return pages
+
+
+def run(args) -> int:
+    results = Path(args.results)
+    if not results.is_dir():
+        print(f"report: --results {results}: not a directory", file=sys.stderr)
+        return 2
+    pages = build(results, Path(args.out), args.mode, args.papers,
+                  Path(args.markdown) if args.markdown else None)
+    for p in pages:
+        print(f"report: {p.key}: {len(p.rows)} rows, {len(p.figures)} figures")
+    print(f"report: {Path(args.out) / 'index.html'}")
+    return 0
+
+
+def main(argv=None) -> int:
+    from faultsweep_analysis.cli import build_parser  # one definition of the arguments
+
+    return run(build_parser("python3 -m reproduce.report").parse_args(["report", *(argv or sys.argv[1:])]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
