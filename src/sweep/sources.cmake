@@ -2,6 +2,7 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/sweep/job.cpp
   src/sweep/job_values.cpp
+  src/sweep/job_record.cpp
   src/sweep/space.cpp
   src/sweep/stats.cpp
   src/sweep/journal.cpp
