@@ -7,6 +7,8 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/stats.cpp
   src/sweep/journal.cpp
   src/sweep/store.cpp
+  src/sweep/record_store.cpp
+  src/sweep/record_journal.cpp
   src/sweep/progress.cpp
   src/sweep/coordinator.cpp
   src/sweep/rounds.cpp
