@@ -76,8 +76,6 @@ struct SimConfig {
   double slowdown_floor_s = 3600.0;
 };
 
-// Job lifecycle; time is accounted per state (waiting, running, suspended).
-enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
 // Node lifecycle (policy::NodeUse: the one enum the engine keeps and strategies read); time is
 // accounted per state.
 using NodeState = policy::NodeUse;

@@ -18,6 +18,9 @@
 
 namespace faultsweep::sim {
 
+// Job lifecycle; the engine accounts time per state (waiting, running, suspended).
+enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
+
 // The tables a selection asks for (bit flags; attempts and allocations come with jobs).
 enum RecordTable : unsigned {
   kRecordJobs = 1u,
