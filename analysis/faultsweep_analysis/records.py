@@ -81,44 +81,49 @@ def records(path, point: int, replica: int) -> Records:
 
 
 def node_intervals(r: Records) -> pd.DataFrame:
-    """Node states as intervals: node, state, job, start_s, end_s (the last one ends at the
-    run's end). Every node is idle from the start until its first change."""
+    """The node table's states as intervals: node, state, job, start_s, end_s (the last one
+    ends at the run's end). The table holds failures, repairs, spares and held nodes; a job's
+    start and end on an idle node are in the attempts and allocations instead (see
+    job_intervals)."""
     nodes = r["nodes"].sort_values(["node", "time_s"], kind="stable")
     rows = []
-    start, end = r.attrs["start_s"], r.attrs["end_s"]
-    for node in range(int(r.attrs["nodes"])):
-        state, job, since = "idle", -1, start
-        for row in nodes[nodes["node"] == node].itertuples(index=False):
-            if row.time_s > since:
-                rows.append((node, state, job, since, row.time_s))
-            state, job, since = NODE_STATES[row.state], row.job, row.time_s
-        if end > since:
-            rows.append((node, state, job, since, end))
+    end = r.attrs["end_s"]
+    for node, g in nodes.groupby("node", sort=True):
+        times = list(g["time_s"]) + [end]
+        for k, row in enumerate(g.itertuples(index=False)):
+            if times[k + 1] > row.time_s:
+                rows.append((node, NODE_STATES[row.state], row.job, row.time_s, times[k + 1]))
     return pd.DataFrame(rows, columns=["node", "state", "job", "start_s", "end_s"])
 
 
+def job_intervals(r: Records) -> pd.DataFrame:
+    """One row per attempt and run of consecutive nodes: job, attempt, first_node, count,
+    start_s, end_s, end_name."""
+    att = r["attempts"][["job", "attempt", "start_s", "end_s", "end_name"]]
+    return r["allocations"].merge(att, on=["job", "attempt"], how="left")
+
+
 def busy_and_queue(r: Records) -> pd.DataFrame:
-    """Step functions over time: busy nodes (from the node table) and jobs waiting in the
-    queue (from the jobs' submits and the attempts' starts and failures)."""
+    """Step functions over time: nodes running a job (from the attempts' allocations) and jobs
+    waiting in the queue (from the jobs' submits, the attempts' starts and failures)."""
     jobs, att = r["jobs"], r["attempts"]
+    spans = job_intervals(r)
+    busy = [(t, c) for t, c in zip(spans["start_s"], spans["count"])]
+    busy += [(t, -c) for t, c in zip(spans["end_s"], spans["count"])]
     queue = [(t, +1) for t in jobs.loc[jobs["state_name"] != "rejected", "submit_s"]]
     queue += [(t, -1) for t in att["start_s"]]
     # A job interrupted by a failure waits again (requeued), unless it is suspended on its
-    # nodes until the repair (on_failure = "wait_repair": its suspended time is > 0).
+    # nodes until the repair (on_failure = "wait_repair": its suspended time is > 0). Moves and
+    # checkpoints restart it at once (their next attempt starts at the same instant).
     suspended = set(jobs.loc[jobs["suspended_s"] > 0, "index"])
     requeued = att[(att["end_name"] == "failure") & ~att["job"].isin(suspended)]
     queue += [(t, +1) for t in requeued["end_s"]]
-    busy_rows = []
-    nodes = r["nodes"].sort_values("time_s", kind="stable")
-    state = {}
-    count = 0
-    for row in nodes.itertuples(index=False):
-        was = state.get(row.node, 0) == 1
-        now = row.state == 1
-        count += int(now) - int(was)
-        state[row.node] = row.state
-        busy_rows.append((row.time_s, count))
-    busy = pd.DataFrame(busy_rows, columns=["time_s", "busy"]).groupby("time_s").last()
-    q = pd.DataFrame(queue, columns=["time_s", "delta"]).groupby("time_s")["delta"].sum()
-    frame = busy.join(q.cumsum().rename("waiting"), how="outer").sort_index().ffill().fillna(0)
-    return frame.reset_index()
+    restarted = att[att["end_name"].isin(["move", "checkpoint_now"])]
+    queue += [(t, +1) for t in restarted["end_s"]]
+
+    def steps(pairs, name):
+        frame = pd.DataFrame(pairs, columns=["time_s", name]).groupby("time_s")[name].sum()
+        return frame.cumsum()
+
+    frame = pd.concat([steps(busy, "busy"), steps(queue, "waiting")], axis=1)
+    return frame.sort_index().ffill().fillna(0).reset_index()

@@ -52,7 +52,8 @@ void Simulation::set_job_state(JobRecord& r, JobState s) {
 void Simulation::set_node_state(std::int32_t n, NodeState s) {
   const auto i = static_cast<std::size_t>(n);
   if (rec_ != nullptr && s != node_state_[i]) [[unlikely]]
-    rec_->node(now_, n, static_cast<std::uint8_t>(s), node_owner_[i]);
+    rec_->node(now_, n, static_cast<std::uint8_t>(node_state_[i]), static_cast<std::uint8_t>(s),
+               node_owner_[i]);
   node_time_s_[i][static_cast<std::size_t>(node_state_[i])] += now_ - node_since_s_[i];
   node_state_[i] = s;
   node_since_s_[i] = now_;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/strategy.hpp"
 
 namespace faultsweep::sim {
 namespace {
@@ -155,8 +156,13 @@ void Recorder::failure(double t, std::int32_t node, double repair_s, std::int32_
     t_.failures.push_back(FailureRow{t, repair_s, node, job, static_cast<std::uint8_t>(predicted)});
 }
 
-void Recorder::node(double t, std::int32_t node, std::uint8_t state, std::int32_t job) {
-  if (wants(kRecordNodes)) t_.node_changes.push_back(NodeRow{t, node, job, state});
+void Recorder::node(double t, std::int32_t node, std::uint8_t from, std::uint8_t to,
+                    std::int32_t job) {
+  constexpr auto idle = static_cast<std::uint8_t>(policy::NodeUse::idle);
+  constexpr auto busy = static_cast<std::uint8_t>(policy::NodeUse::busy);
+  const bool job_start_or_end = (from == idle && to == busy) || (from == busy && to == idle);
+  if (wants(kRecordNodes) && !job_start_or_end)
+    t_.node_changes.push_back(NodeRow{t, node, job, to});
 }
 
 void Recorder::decision(double t, DecisionKind kind, DecisionCause cause, std::int32_t job,

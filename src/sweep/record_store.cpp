@@ -100,8 +100,10 @@ const TableInfo kTables[] = {
      "one row per injected failure: node, repair end, the running job it interrupted (-1: "
      "none), predicted: the node was in the predictor's last report"},
     {"nodes", sim::kRecordNodes, node_columns,
-     "one row per change of a node's state (all nodes idle at the start); state: 0 idle, 1 "
-     "busy, 2 held (by a suspended job), 3 down, 4 spare; job: its owner after the change"},
+     "one row per change of a node's state other than a job starting or ending on an idle "
+     "node (allocations say those): failures, repairs, spares, a suspended job's nodes held; "
+     "all nodes idle at the start; state (after the change): 0 idle, 1 busy, 2 held (by a "
+     "suspended job), 3 down, 4 spare; job: its owner after the change"},
     {"decisions", sim::kRecordDecisions, decision_columns,
      "one row per action of a runtime strategy; kind: 0 move, 1 spare_hold, 2 spare_release, 3 "
      "checkpoint_now; cause: 0 periodic tick, 1 failure warning, 2 job end"},

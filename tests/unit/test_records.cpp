@@ -103,46 +103,43 @@ std::map<std::string, double> recompute(const sim::RecordTables& t) {
           {"jobs", jobs}};
 }
 
-// Replays the node table: a busy node has an owner, a failure hits the node's owner and
-// leaves it down until its repair, and no node is busy for a job outside that job's attempts.
+// Allocations never overlap on a node (no node in two jobs) nor a node's down periods (from
+// the node table: a down row until the node's next row); a failure that hit a job ends one of
+// that job's attempts on that node at that instant.
 void check_nodes(const sim::RecordTables& t) {
   const auto n = static_cast<std::size_t>(t.nodes);
-  std::vector<std::uint8_t> state(n, 0);
-  std::vector<std::int32_t> owner(n, -1);
-  std::vector<double> down_until(n, -1e300);
-  std::size_t f = 0;
-  const auto busy = static_cast<std::uint8_t>(policy::NodeUse::busy);
   const auto down = static_cast<std::uint8_t>(policy::NodeUse::down);
+  std::vector<std::vector<std::pair<double, double>>> down_spans(n), by_node(n);
+  std::vector<double> down_since(n, -1);
   for (const sim::NodeRow& r : t.node_changes) {
-    // Failures at or before this change: the node was busy for the job it hit.
-    for (; f < t.failures.size() && t.failures[f].time_s <= r.time_s; ++f) {
-      const sim::FailureRow& x = t.failures[f];
-      const auto i = static_cast<std::size_t>(x.node);
-      if (x.job >= 0) CHECK((state[i] == busy && owner[i] == x.job));
-      down_until[i] = std::max(down_until[i], x.repair_s);
-    }
     const auto i = static_cast<std::size_t>(r.node);
-    if (r.state == busy) {
-      CHECK(r.job >= 0);
-      CHECK(r.time_s >= down_until[i]);  // never busy while down
-    }
-    if (state[i] == down && r.state != down) CHECK(r.time_s >= down_until[i]);
-    state[i] = r.state;
-    owner[i] = r.job;
+    if (down_since[i] >= 0) down_spans[i].emplace_back(down_since[i], r.time_s);
+    down_since[i] = r.state == down ? r.time_s : -1;
   }
-  // Attempts: no node in two attempts at once.
+  for (std::size_t i = 0; i < n; ++i)
+    if (down_since[i] >= 0) down_spans[i].emplace_back(down_since[i], t.end_s);
   std::map<std::pair<std::int32_t, std::int32_t>, const sim::AttemptRow*> attempt;
   for (const sim::AttemptRow& a : t.attempts) attempt[{a.job, a.attempt}] = &a;
-  std::vector<std::pair<double, double>> held;  // per allocation: [start, end)
-  std::vector<std::vector<std::pair<double, double>>> by_node(n);
+  std::map<std::pair<std::int32_t, double>, std::vector<std::int32_t>> cut;  // (job, t) -> nodes
   for (const sim::AllocationRow& al : t.allocations) {
     const sim::AttemptRow& a = *attempt.at({al.job, al.attempt});
-    for (std::int32_t k = 0; k < al.count; ++k)
-      by_node[static_cast<std::size_t>(al.first_node + k)].emplace_back(a.start_s, a.end_s);
+    for (std::int32_t k = 0; k < al.count; ++k) {
+      const auto i = static_cast<std::size_t>(al.first_node + k);
+      by_node[i].emplace_back(a.start_s, a.end_s);
+      for (const auto& [d0, d1] : down_spans[i]) CHECK((a.end_s <= d0 || a.start_s >= d1));
+      if (a.end == static_cast<std::uint8_t>(sim::AttemptEnd::failure))
+        cut[{al.job, a.end_s}].push_back(al.first_node + k);
+    }
   }
   for (auto& spans : by_node) {
     std::sort(spans.begin(), spans.end());
     for (std::size_t k = 1; k < spans.size(); ++k) CHECK(spans[k].first >= spans[k - 1].second);
+  }
+  for (const sim::FailureRow& f : t.failures) {
+    if (f.job < 0) continue;
+    const auto it = cut.find({f.job, f.time_s});
+    REQUIRE(it != cut.end());
+    CHECK(std::find(it->second.begin(), it->second.end(), f.node) != it->second.end());
   }
 }
 

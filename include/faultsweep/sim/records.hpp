@@ -8,7 +8,9 @@
 //              checkpoint-now has several), with the reason it ended;
 //   allocations the nodes of each attempt as ranges of consecutive node indices;
 //   failures   one row per injected failure: its node, repair end, the running job it hit;
-//   nodes      one row per change of a node's state (every node is idle at the start);
+//   nodes      one row per change of a node's state other than a job starting or ending on an
+//              idle node (those are the attempts' allocations): failures, repairs, spares
+//              held and released, a suspended job's nodes held (all nodes idle at the start);
 //   decisions  one row per action of a runtime strategy, with what triggered it.
 #include <cstdint>
 #include <limits>
@@ -105,7 +107,9 @@ class Recorder {
   void begin_attempt(std::int32_t job, double t, std::span<const std::int32_t> nodes);
   void end_attempt(std::int32_t job, double t, AttemptEnd why);
   void failure(double t, std::int32_t node, double repair_s, std::int32_t job, bool predicted);
-  void node(double t, std::int32_t node, std::uint8_t state, std::int32_t job);
+  // A node's change from state `from` to `to`; kept unless it is a job's start or end on an
+  // idle node (busy <-> idle: the attempts and allocations say those).
+  void node(double t, std::int32_t node, std::uint8_t from, std::uint8_t to, std::int32_t job);
   void decision(double t, DecisionKind kind, DecisionCause cause, std::int32_t job,
                 std::int32_t from, std::int32_t to, double overhead_s);
   // Ends the attempts still open at `end_s` (the run stopped at its horizon).
