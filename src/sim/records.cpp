@@ -121,6 +121,8 @@ Recorder::Recorder(unsigned what, std::size_t jobs) {
   if (wants(kRecordJobs)) {
     open_.assign(jobs, -1);
     attempts_.assign(jobs, 0);
+    t_.attempts.reserve(jobs + jobs / 8);  // one per job, and a few restarts
+    t_.allocations.reserve(2 * jobs);
   }
 }
 

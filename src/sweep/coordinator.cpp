@@ -79,7 +79,7 @@ class Coordinator {
   double cost_of(std::uint64_t t) const { return job_.costs[t / R_]; }
   bool start_round();
   std::vector<std::uint64_t> take_batch();
-  void record(const Report& rep);
+  void record(Report& rep);  // takes the records out of rep
   void sync(bool now);
   bool any_busy() const;
   void enter_stopping();
@@ -133,7 +133,7 @@ std::vector<std::uint64_t> Coordinator::take_batch() {
   return batch;
 }
 
-void Coordinator::record(const Report& rep) {
+void Coordinator::record(Report& rep) {
   for (std::size_t i = 0; i < rep.tasks.size(); ++i) {
     const std::uint64_t t = rep.tasks[i];
     FS_CHECK(t < table_.tasks() && !table_.done[t], fmt::format("task {} reported twice", t));
@@ -142,7 +142,7 @@ void Coordinator::record(const Report& rep) {
     journal_.append(t, &rep.values[i * M_]);
     if (records_ != nullptr && rep.records.size() == rep.tasks.size() && !rep.records[i].empty()) {
       records_->journal.append(t, rep.records[i]);
-      records_->tasks[t] = rep.records[i];
+      records_->tasks[t] = std::move(rep.records[i]);
     }
     cost_done_ += cost_of(t);
     ++done_;
