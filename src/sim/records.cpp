@@ -54,7 +54,7 @@ class Reader {
     if (get<std::uint64_t>() != sizeof(Row)) bad("a row size of another build");
     if (n > (d_.size() - pos_) / sizeof(Row)) bad("truncated");
     out.resize(n);
-    std::memcpy(out.data(), d_.data() + pos_, n * sizeof(Row));
+    if (n > 0) std::memcpy(out.data(), d_.data() + pos_, n * sizeof(Row));
     pos_ += n * sizeof(Row);
   }
   void need(std::size_t n) const {
