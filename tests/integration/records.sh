@@ -70,6 +70,26 @@ section "kill -9 mid-run, then resume"
 kill_and_resume killed
 kill_and_resume killed_lost drop
 
+section "SIGTERM, then resume from the partial results file alone"
+out="$WORK/termed.h5"
+start_group termed "$FS" run "$WORK/job.toml" --out "$out" -q
+sid=$BG_PID
+for _ in $(seq 1 600); do
+  [ "$(stat -c %s "$out.records.journal" 2>/dev/null || echo 0)" -gt 23 ] && break
+  sleep 0.01
+done
+kill -TERM "$sid" 2>/dev/null || true
+wait_rc "$sid"
+if [ "$RC" -eq 75 ] && [ -e "$out" ]; then
+  pass "stopped by SIGTERM with a partial file (exit 75)"
+  rm -f "$out.journal" "$out.records.journal"  # only the partial file is left to resume from
+  run_fs termed.resume run "$WORK/job.toml" --out "$out" --resume -q
+  expect_rc "resume from the partial file" 0 termed.resume
+  same_records "partial file + resume vs uninterrupted" "$WORK/ref.h5" "$out"
+else
+  fail "SIGTERM: exit $RC (expected 75 with a partial file): make the tasks longer"
+fi
+
 section "2 ranks"
 run_mpi two 2 run "$WORK/job.toml" --out "$WORK/two.h5" -q
 expect_rc "2 ranks" 0 two
