@@ -17,6 +17,7 @@
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/reference.hpp"
 #include "faultsweep/models/registry.hpp"
+#include "faultsweep/sweep/export.hpp"
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/runner.hpp"
@@ -178,6 +179,17 @@ int main(int argc, char** argv) {
   merge->add_option("inputs", merge_in, "results files to combine")->required();
   merge->add_flag("--overwrite", merge_overwrite, "replace an existing OUT");
 
+  sw::ExportOptions export_opt;
+  auto* exp = app.add_subcommand(
+      "export",
+      "Write a recorded schedule (job file key sweep.record) as SWF with the simulated wait and "
+      "run times, or as Batsim's jobs.csv (for evalys).");
+  exp->add_option("file", export_opt.file, "results file (.h5)")->required();
+  exp->add_option("--point", export_opt.point, "point index")->required();
+  exp->add_option("--replica", export_opt.replica, "replica index")->required();
+  exp->add_option("--format", export_opt.format, "swf or batsim-csv")->required();
+  exp->add_option("--out,-o", export_opt.out, "output file (a new one; default: standard output)");
+
   std::string plan_path;
   int pilot_tasks = 8;
   auto* plan = app.add_subcommand(
@@ -259,6 +271,7 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(check_path, check_out);
     if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
+    if (*exp) return sw::export_schedule(export_opt);
     if (*fit) {
       if (fit_system >= 0) fit_opt.system = fit_system;
       if (*pattern) fit_opt.node_pattern = fit_pattern;

@@ -1,5 +1,7 @@
 """Command line: faultsweep-analysis {summary,plot,heatmap,runtime-map} FILE.h5 ...
                 faultsweep-analysis report --results DIR --out DIR (the reproduction report)
+                faultsweep-analysis {gantt,timeline,wait-size} FILE.h5 --point P --replica R
+                    --out PNG|SVG (a recorded replica: job file key sweep.record)
                 faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
@@ -70,6 +72,15 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
                    "difference from the chain")
     r.add_argument("--out", required=True, help="PNG file to write")
 
+    for name, what in (("gantt", "nodes x time: jobs, failures, repairs, migrations"),
+                       ("timeline", "busy nodes and queue length over time"),
+                       ("wait-size", "each job's wait against its size")):
+        g = sub.add_parser(name, help=f"of a recorded replica (sweep.record): {what}")
+        g.add_argument("file")
+        g.add_argument("--point", type=int, default=0)
+        g.add_argument("--replica", type=int, default=0)
+        g.add_argument("--out", required=True, help="PNG or SVG file to write")
+
     c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
     c.add_argument("file", help="CSV written by build/bench/bench_scaling")
     c.add_argument("--out", required=True, help="PNG file to write")
@@ -105,6 +116,16 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
             from reproduce.report.__main__ import run  # the checkout's analysis/reproduce
 
             return run(args)
+        if args.command in ("gantt", "timeline", "wait-size"):
+            from . import gantt
+            from .records import records
+
+            r = records(args.file, args.point, args.replica)
+            draw = {"gantt": gantt.plot_gantt, "timeline": gantt.plot_timeline,
+                    "wait-size": gantt.plot_wait_vs_size}[args.command]
+            print(draw(r, args.out, title=f"{args.file}: point {args.point}, "
+                                          f"replica {args.replica}"))
+            return 0
         res = open_results(args.file)
         if args.command == "summary":
             metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None

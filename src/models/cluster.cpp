@@ -349,6 +349,11 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto sizes = policy::make_point_size_chooser(p, ctx);
   const auto strategy = make_strategy(p);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
+  std::optional<sim::Recorder> recorder;
+  if (ctx.record != 0 && ctx.records_out != nullptr) {
+    recorder.emplace(ctx.record, w.jobs.size());
+    s.set_recorder(&*recorder);
+  }
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and
   // schedule never depend on it (common random numbers across strategies and predictors).
   std::optional<failures::Predictor> predictor;
@@ -361,6 +366,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   // A stop request ends the replica within ~0.05 s (Interrupted: the task is run again on
   // resume, so results do not depend on when the stop came).
   const sim::Metrics m = s.run(ctx.stop);
+  if (recorder) *ctx.records_out = sim::encode_records(recorder->tables());
 
   const auto& table = cluster_metrics();
   FS_CHECK(out.size() == metrics().size(), "cluster: wrong number of metric slots");

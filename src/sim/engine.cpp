@@ -172,6 +172,7 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
         r.state == JobState::suspended)
       set_job_state(r, r.state);
   check_invariants();
+  if (rec_ != nullptr) finish_records();
   return metrics();
 }
 

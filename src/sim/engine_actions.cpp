@@ -48,11 +48,13 @@ policy::JobView Simulation::job(std::int32_t id) const {
   return v;
 }
 
-void Simulation::apply(policy::Decisions& d) {
+void Simulation::apply(policy::Decisions& d, DecisionCause cause) {
   for (const std::int32_t n : d.hold) {
     FS_CHECK(n >= 0 && n < cfg_.nodes, fmt::format("spare: node {} out of range", n));
     FS_CHECK(node_state_[static_cast<std::size_t>(n)] == NodeState::idle,
              fmt::format("spare: node {} is not idle", n));
+    if (rec_ != nullptr) [[unlikely]]
+      rec_->decision(now_, DecisionKind::spare_hold, cause, -1, n, n, 0);
     free_.erase(n);
     set_node_state(n, NodeState::spare);
     ++spare_count_;
@@ -64,15 +66,25 @@ void Simulation::apply(policy::Decisions& d) {
   for (std::size_t first = 0; first < d.moves.size();) {
     std::size_t last = first + 1;
     while (last < d.moves.size() && d.moves[last].job == d.moves[first].job) ++last;
+    if (rec_ != nullptr) [[unlikely]]
+      for (std::size_t k = first; k < last; ++k)
+        rec_->decision(now_, DecisionKind::move, cause, d.moves[k].job, d.moves[k].from,
+                       d.moves[k].to, d.moves[k].overhead_s);
     move_job(d.moves[first].job,
              std::span<const policy::Move>(d.moves).subspan(first, last - first));
     first = last;
   }
-  for (const std::int32_t j : d.checkpoint) checkpoint_now(j);
+  for (const std::int32_t j : d.checkpoint) {
+    if (rec_ != nullptr) [[unlikely]]
+      rec_->decision(now_, DecisionKind::checkpoint_now, cause, j, -1, -1, cfg_.checkpoint_cost_s);
+    checkpoint_now(j);
+  }
   for (const std::int32_t n : d.release) {
     FS_CHECK(n >= 0 && n < cfg_.nodes, fmt::format("release: node {} out of range", n));
     FS_CHECK(node_state_[static_cast<std::size_t>(n)] == NodeState::spare,
              fmt::format("release: node {} is not a spare", n));
+    if (rec_ != nullptr) [[unlikely]]
+      rec_->decision(now_, DecisionKind::spare_release, cause, -1, n, n, 0);
     set_node_state(n, NodeState::idle);
     free_.insert(n);
     --spare_count_;
@@ -110,6 +122,8 @@ void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
   }
   ++jobs_[static_cast<std::size_t>(j)].moves;
   ++migrations_;
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->end_attempt(j, now_, AttemptEnd::move);
   restart_execution(j, overhead_s);
 }
 
@@ -117,6 +131,8 @@ void Simulation::checkpoint_now(std::int32_t j) {
   FS_CHECK(j >= 0 && static_cast<std::size_t>(j) < jobs_.size(), "checkpoint: no such job");
   ++jobs_[static_cast<std::size_t>(j)].checkpoints_now;
   ++checkpoints_now_;
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->end_attempt(j, now_, AttemptEnd::checkpoint_now);
   restart_execution(j, cfg_.checkpoint_cost_s);
   jobs_[static_cast<std::size_t>(j)].lead_checkpoint = true;
 }

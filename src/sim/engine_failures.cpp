@@ -44,6 +44,9 @@ void Simulation::on_failure() {
   const auto i = static_cast<std::size_t>(n);
   history_.record_failure(n, now_);
   const double up_s = now_ + f.downtime_s;
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->failure(now_, n, up_s, node_state_[i] == NodeState::busy ? node_owner_[i] : -1,
+                  std::find(predicted_.begin(), predicted_.end(), n) != predicted_.end());
   switch (node_state_[i]) {
     case NodeState::down:  // already down: the down period extends to the later end
       if (up_s > node_up_s_[i]) {
@@ -109,7 +112,7 @@ void Simulation::on_warning() {
   ++warn_k_;
   decisions_.clear();
   strategy_->on_warning(*this, f, decisions_);
-  apply(decisions_);
+  apply(decisions_, DecisionCause::warning);
   schedule_warning();
 }
 
@@ -125,7 +128,7 @@ void Simulation::on_tick() {
   }
   decisions_.clear();
   strategy_->on_tick(*this, decisions_);
-  apply(decisions_);
+  apply(decisions_, DecisionCause::tick);
   events_.push(now_ + needs_.period_s, EventType::strategy_tick, -1, 0);
 }
 

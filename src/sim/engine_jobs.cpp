@@ -51,6 +51,9 @@ void Simulation::set_job_state(JobRecord& r, JobState s) {
 
 void Simulation::set_node_state(std::int32_t n, NodeState s) {
   const auto i = static_cast<std::size_t>(n);
+  if (rec_ != nullptr && s != node_state_[i]) [[unlikely]]
+    rec_->node(now_, n, static_cast<std::uint8_t>(node_state_[i]), static_cast<std::uint8_t>(s),
+               node_owner_[i]);
   node_time_s_[i][static_cast<std::size_t>(node_state_[i])] += now_ - node_since_s_[i];
   node_state_[i] = s;
   node_since_s_[i] = now_;
@@ -88,6 +91,8 @@ void Simulation::on_submit(std::int32_t j) {
 
 void Simulation::on_complete(std::int32_t j) {
   JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->end_attempt(j, now_, AttemptEnd::completed);
   running_erase(j);
   for (const std::int32_t n : nodes_of(j)) {
     FS_CHECK(node_owner_[static_cast<std::size_t>(n)] == j, "completing job does not own node");
@@ -113,7 +118,7 @@ void Simulation::on_complete(std::int32_t j) {
   if (needs_.job_ends) {
     decisions_.clear();
     strategy_->on_job_end(*this, j, decisions_);
-    apply(decisions_);
+    apply(decisions_, DecisionCause::job_end);
   }
 }
 
@@ -158,6 +163,8 @@ Simulation::Settled Simulation::settle(JobRecord& r) {
 
 void Simulation::interrupt(std::int32_t j, std::int32_t failed_node, double up_s) {
   JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->end_attempt(j, now_, AttemptEnd::failure);
   ++job_failures_;
   ++r.failures;
   ++r.generation;  // its pending completion is now void
@@ -257,6 +264,8 @@ void Simulation::begin_execution(std::int32_t j) {
   r.exec_start_s = now_;
   r.exec_work_s = std::max(0.0, r.runtime_s - r.progress_s - r.carry_s);
   r.est_end_s = now_ + r.exec_lead_s + info_[static_cast<std::size_t>(j)].est_wall_s;
+  if (rec_ != nullptr) [[unlikely]]
+    rec_->begin_attempt(j, now_, nodes_of(j));
   events_.push(now_ + r.exec_lead_s + plan.wall_for_work(r.exec_work_s), EventType::job_complete, j,
                r.generation);
   running_insert(j);

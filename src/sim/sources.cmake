@@ -7,4 +7,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine_actions.cpp
   src/sim/accounting.cpp
   src/sim/waste.cpp
+  src/sim/records.cpp
+  src/sim/engine_records.cpp
 )

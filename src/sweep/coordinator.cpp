@@ -28,13 +28,19 @@ using detail::Clock;
 using detail::LocalWorker;
 using detail::run_batch;
 
-void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out) {
+void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out,
+              std::vector<unsigned char>* records) {
   const std::size_t R = static_cast<std::size_t>(job.replicas.max);
   models::RunContext ctx;
   ctx.master_seed = job.seed;
   ctx.replica = task % R;
   ctx.base_dir = job.base_dir;
   ctx.stop = &stop_requested();
+  if (records != nullptr) {
+    records->clear();
+    ctx.record = job.record.for_task(task / R, task % R);
+    ctx.records_out = records;
+  }
   // The progress line's view inside the task: cleared when it starts and however it ends.
   struct Cleared {
     Cleared() { task_progress().clear(); }
@@ -51,8 +57,9 @@ namespace {
 class Coordinator {
  public:
   Coordinator(const JobSpec& job, mpi::communicator& world, ResultTable& table, Journal& journal,
-              bool show_progress, std::vector<char> task_mask)
+              bool show_progress, std::vector<char> task_mask, RecordOutput* records)
       : job_(job),
+        records_(records),
         world_(world),
         table_(table),
         journal_(journal),
@@ -72,7 +79,7 @@ class Coordinator {
   double cost_of(std::uint64_t t) const { return job_.costs[t / R_]; }
   bool start_round();
   std::vector<std::uint64_t> take_batch();
-  void record(const Report& rep);
+  void record(Report& rep);  // takes the records out of rep
   void sync(bool now);
   bool any_busy() const;
   void enter_stopping();
@@ -85,6 +92,7 @@ class Coordinator {
   }
 
   const JobSpec& job_;
+  RecordOutput* records_;
   mpi::communicator& world_;
   ResultTable& table_;
   Journal& journal_;
@@ -125,13 +133,17 @@ std::vector<std::uint64_t> Coordinator::take_batch() {
   return batch;
 }
 
-void Coordinator::record(const Report& rep) {
+void Coordinator::record(Report& rep) {
   for (std::size_t i = 0; i < rep.tasks.size(); ++i) {
     const std::uint64_t t = rep.tasks[i];
     FS_CHECK(t < table_.tasks() && !table_.done[t], fmt::format("task {} reported twice", t));
     table_.done[t] = 1;
     for (std::size_t m = 0; m < M_; ++m) table_.value(m, t) = rep.values[i * M_ + m];
     journal_.append(t, &rep.values[i * M_]);
+    if (records_ != nullptr && rep.records.size() == rep.tasks.size() && !rep.records[i].empty()) {
+      records_->journal.append(t, rep.records[i]);
+      records_->tasks[t] = std::move(rep.records[i]);
+    }
     cost_done_ += cost_of(t);
     ++done_;
   }
@@ -148,6 +160,8 @@ void Coordinator::sync(bool now) {
   if (!journal_.has_unsynced() && !now) return;
   if (!now && Clock::now() - last_sync_ < std::chrono::duration<double>(kSyncIntervalS)) return;
   try {
+    // Records first: a task in the result journal without its records is run again on resume.
+    if (records_ != nullptr) records_->journal.sync();
     journal_.sync();
   } catch (const IoError& e) {
     if (outcome_.status != CoordinatorOutcome::io_error) {
@@ -258,8 +272,10 @@ CoordinatorOutcome Coordinator::run() {
 }  // namespace
 
 CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
-                              Journal& journal, bool show_progress, std::vector<char> task_mask) {
-  return Coordinator(job, world, table, journal, show_progress, std::move(task_mask)).run();
+                              Journal& journal, bool show_progress, std::vector<char> task_mask,
+                              RecordOutput* records) {
+  return Coordinator(job, world, table, journal, show_progress, std::move(task_mask), records)
+      .run();
 }
 
 void run_remote_worker(const JobSpec& job, mpi::communicator& world) {

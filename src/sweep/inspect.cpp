@@ -14,6 +14,7 @@
 #include "faultsweep/io/output.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/record_store.hpp"
 #include "faultsweep/sweep/store.hpp"
 
 namespace faultsweep::sweep {
@@ -91,6 +92,8 @@ int inspect_file(const std::string& path, std::FILE* out) {
       std::fprintf(out, "    %-20s [%s] values from %.6g to %.6g\n", s.metrics[m].c_str(),
                    s.units[m].c_str(), mn, mx);
   }
+  for (const std::string& line : describe_records(s.records, t.replicas_max))
+    std::fprintf(out, "  %s\n", line.c_str());
   return 0;
 }
 

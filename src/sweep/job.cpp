@@ -50,13 +50,14 @@ JobSpec Loader::load() {
   }
   fill_defaults();
   expand_points();
+  if (root.at("sweep").contains("record")) parse_record(root.at("sweep").at("record"));
   job_.text = with_policy_sources(job_);
   return std::move(job_);
 }
 
 void Loader::parse_sweep(const toml::value& sweep) {
   sweep_line_ = line_of(sweep);
-  check_keys(sweep, "sweep.", {"model", "seed", "output", "replicas", "description"});
+  check_keys(sweep, "sweep.", {"model", "seed", "output", "replicas", "description", "record"});
   if (!sweep.contains("model"))
     throw InputError("sweep.model", "", "required: the name of a model (see `faultsweep models`)")
         .located(file_, sweep_line_);
@@ -367,6 +368,8 @@ std::vector<std::string> job_differences(const JobSpec& before, const JobSpec& n
                                       r.metric, r.ci95, r.rel_ci95)
                         : fmt::format("{}", r.max);
   };
+  if (before.record.text() != now.record.text())
+    d.push_back(fmt::format("sweep.record: {} -> {}", before.record.text(), now.record.text()));
   if (rule(before.replicas) != rule(now.replicas))
     d.push_back(fmt::format("sweep.replicas: {} -> {}", rule(before.replicas), rule(now.replicas)));
   for (const auto& [k, v] : before.fixed.values()) {

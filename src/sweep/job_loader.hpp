@@ -44,6 +44,7 @@ class Loader {
   void check_integers(const toml::value& v, const std::string& key) const;
   void parse_sweep(const toml::value& sweep);
   void parse_replicas(const toml::value& v);
+  void parse_record(const toml::value& v);  // job_record.cpp; after expand_points()
   const ParamSpec* find_spec(const std::string& name) const;
   Value convert(const toml::value& v, const ParamSpec& spec, const std::string& key) const;
   void add_fixed(const std::string& name, const toml::value& v);

@@ -53,7 +53,8 @@ InputError journal_busy(const fs::path& journal_path) {
 // Refuses (InputError) when the job changed since, and says what changed.
 std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
                                        const fs::path& journal_path, const std::string& slice,
-                                       ResultTable& table, bool* already_complete) {
+                                       ResultTable& table, bool* already_complete,
+                                       TaskRecords* file_records) {
   const auto refuse_if_changed = [&](const std::string& old_text, const std::string& old_file,
                                      const std::string& source) {
     if (old_text == job.text) return;
@@ -122,6 +123,7 @@ std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
       return std::nullopt;
     }
     table = s.table;
+    *file_records = std::move(s.records);
     Journal j =
         Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M), slice);
     std::vector<double> v(M);
@@ -231,6 +233,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   Plan plan;
   fs::path out, journal_path;
   std::optional<Journal> journal;
+  std::optional<RecordOutput> records;
   std::vector<fs::path> input_paths;
   std::vector<InputFile> inputs;  // provenance, described before the run reads them
   if (root) {
@@ -241,8 +244,10 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
       out = output_path(*job, opt, slice);
       journal_path = out.string() + ".journal";
       bool already_complete = false;
+      TaskRecords file_records;
       if (opt.resume) {
-        journal = open_for_resume(*job, out, journal_path, slice_text, table, &already_complete);
+        journal = open_for_resume(*job, out, journal_path, slice_text, table, &already_complete,
+                                  &file_records);
         if (already_complete) {
           say(fmt::format("{} is already complete; nothing to do", out.string()));
           plan.exit_code = kExitOk;
@@ -261,6 +266,8 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
         journal = Journal::create(journal_path, job->file, job->text,
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
+      if (job->record.what != 0 && plan.exit_code < 0)
+        records.emplace(open_record_output(*job, out, !opt.resume, std::move(file_records), table));
     } catch (const InputError& e) {
       std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
       plan.exit_code = kExitInput;
@@ -287,7 +294,8 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
                     world.size() > 1 ? "s" : "", out.string()));
   const CoordinatorOutcome outcome =
       coordinate(*job, world, table, *journal, !opt.quiet,
-                 slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice));
+                 slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice),
+                 records ? &*records : nullptr);
   int code = kExitOk;
   try {
     try {
@@ -299,11 +307,13 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
     const bool complete = outcome.status == CoordinatorOutcome::complete;
     // A finished slice is still a partial file of the sweep: `merge` completes it.
     // Rank 0's notices: of loading the job, and of its own replicas.
-    write_results(out, *job, table, complete && slice.whole(), slice_text, &inputs, said_notices());
+    write_results(out, *job, table, complete && slice.whole(), slice_text, &inputs, said_notices(),
+                  records ? &records->tasks : nullptr);
     for (const std::string& w : result_warnings({}, *job, table)) say(w);
     if (complete && code == kExitOk) {
       journal.reset();
       fs::remove(journal_path);
+      if (records) records.reset(), fs::remove(records_journal_path(out));
       if (!opt.quiet)
         say(fmt::format("done: {} tasks in {}; wrote {}{}", table.done_count(),
                         format_elapsed(outcome.seconds), out.string(),

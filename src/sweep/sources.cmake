@@ -2,10 +2,14 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/sweep/job.cpp
   src/sweep/job_values.cpp
+  src/sweep/job_record.cpp
   src/sweep/space.cpp
   src/sweep/stats.cpp
   src/sweep/journal.cpp
   src/sweep/store.cpp
+  src/sweep/record_store.cpp
+  src/sweep/record_journal.cpp
+  src/sweep/export.cpp
   src/sweep/progress.cpp
   src/sweep/coordinator.cpp
   src/sweep/rounds.cpp

@@ -17,6 +17,7 @@
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/io/output.hpp"
+#include "faultsweep/sweep/record_store.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/space.hpp"
 #include "faultsweep/sweep/stats.hpp"
@@ -147,7 +148,7 @@ std::vector<InputFile> read_inputs(hid_t root, const std::string& f) {
 // Everything inside the results file; every handle it opens is closed when it returns.
 void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bool complete,
                     const std::string& slice, const std::vector<InputFile>& inputs,
-                    const std::vector<std::string>& notices) {
+                    const std::vector<std::string>& notices, const TaskRecords* records) {
   const std::string& f = file.path();
   const hid_t root = file.id();
   std::vector<std::string> axis_names, metric_names;
@@ -216,6 +217,7 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
                    fmt::format("{} over replicas of {}", name, spec.name), f);
     }
   }
+  if (records != nullptr) write_records(root, t.replicas_max, *records, t.done, f);
   file.flush();
 }
 
@@ -223,7 +225,7 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
 
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
                    bool complete, const std::string& slice, const std::vector<InputFile>* inputs,
-                   const std::vector<std::string>& notices) {
+                   const std::vector<std::string>& notices, const TaskRecords* records) {
   const std::vector<InputFile> described =
       inputs ? std::vector<InputFile>{} : describe_job_inputs(job);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
@@ -231,7 +233,7 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
   std::filesystem::remove(tmp, ec);
   io::File file = io::File::create(tmp);
   try {
-    write_contents(file, job, t, complete, slice, inputs ? *inputs : described, notices);
+    write_contents(file, job, t, complete, slice, inputs ? *inputs : described, notices, records);
     file.close();  // every group and dataset handle is closed by now: the close writes the rest
   } catch (...) {
     file.discard();  // also when the disk is full: HDF5 must not be left holding the file
@@ -293,6 +295,7 @@ StoredResults read_results(const std::filesystem::path& path) {
     s.units.push_back(io::has_attr(ds.id(), "units") ? io::read_attr_string(ds.id(), "units", f)
                                                      : "");
   }
+  s.records = read_records(root, s.table.replicas_max, f);
   return s;
 }
 
@@ -308,9 +311,11 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   ResultTable merged;
   std::vector<std::string> source;   // which input gave each task, for messages
   std::vector<std::string> notices;  // the union of the inputs'
+  TaskRecords records;               // each task's once
   for (const auto& in : inputs) {
     StoredResults s = read_results(in);
     add_new(notices, notices_of(s.warnings));
+    records.merge(s.records);  // keeps the first input's records of a task
     if (!job) {
       try {
         job = parse_job(s.job_text, s.job_file_name);
@@ -370,7 +375,7 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   RoundPlanner planner(*job);
   r.complete = planner.next_round(merged).empty();
   r.tasks_total = std::max(r.tasks_done, planner.planned_tasks());
-  write_results(out, *job, merged, r.complete, "", &first->inputs, notices);
+  write_results(out, *job, merged, r.complete, "", &first->inputs, notices, &records);
   return r;
 }
 

@@ -27,6 +27,8 @@ Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Ca
   Report rep;
   const std::size_t M = job.metric_count();
   std::vector<double> out(M);
+  const bool recording = job.record.what != 0;
+  std::vector<unsigned char> records;
   const auto interval = std::chrono::duration<double>(kReportIntervalS);
   auto last_flush = Clock::now();
   for (std::uint64_t t : tasks) {
@@ -38,7 +40,7 @@ Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Ca
     }
     if (cancelled()) break;
     try {
-      run_task(job, t, out);
+      run_task(job, t, out, recording ? &records : nullptr);
     } catch (const Interrupted&) {
       break;  // a stop was requested mid-task: the task stays undone and runs again on resume
     } catch (const InputError& e) {
@@ -53,6 +55,7 @@ Report run_batch(const JobSpec& job, const std::vector<std::uint64_t>& tasks, Ca
     }
     rep.tasks.push_back(t);
     rep.values.insert(rep.values.end(), out.begin(), out.end());
+    if (recording) rep.records.push_back(std::move(records));
   }
   return rep;
 }
@@ -88,6 +91,8 @@ class LocalWorker {
     if (!partial_.tasks.empty()) {
       result_.tasks.insert(result_.tasks.begin(), partial_.tasks.begin(), partial_.tasks.end());
       result_.values.insert(result_.values.begin(), partial_.values.begin(), partial_.values.end());
+      result_.records.insert(result_.records.begin(), partial_.records.begin(),
+                             partial_.records.end());
       partial_ = Report{};
     }
     return std::move(result_);
@@ -119,6 +124,8 @@ class LocalWorker {
             std::lock_guard lock(mu_);
             partial_.tasks.insert(partial_.tasks.end(), part.tasks.begin(), part.tasks.end());
             partial_.values.insert(partial_.values.end(), part.values.begin(), part.values.end());
+            partial_.records.insert(partial_.records.end(), part.records.begin(),
+                                    part.records.end());
           });
       std::lock_guard lock(mu_);
       result_ = std::move(r);

@@ -8,4 +8,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_fars_engine.cpp
   unit/test_zhang_section5.cpp
   unit/test_zhang_model.cpp
+  unit/test_records.cpp
 )

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "faultsweep/core/rng.hpp"
 
@@ -17,6 +18,10 @@ struct RunContext {
   std::uint64_t replica = 0;
   std::filesystem::path base_dir;           // the job file's folder, for ParamKind::path
   const std::atomic<bool>* stop = nullptr;  // set on SIGTERM; long runs may poll it
+  // The records (sim/records.hpp) to keep of this replica, as RecordTable flags (0: none). A
+  // model that keeps records writes them, encoded, to *records_out; results never depend on it.
+  unsigned record = 0;
+  std::vector<unsigned char>* records_out = nullptr;
 
   Engine stream(Purpose purpose, std::string_view config_text) const {
     return make_stream(master_seed, replica, purpose, config_text);

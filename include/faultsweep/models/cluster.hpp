@@ -24,6 +24,7 @@ class ClusterModel final : public Model {
   const std::vector<ParamSpec>& params() const override;
   const std::vector<MetricSpec>& metrics() const override;
   bool deterministic() const override { return false; }
+  bool keeps_records() const override { return true; }
   void validate(const Params& p, const std::filesystem::path& base_dir) const override;
   // The SWF trace (workload.file) and the failure trace (failures.file) the point reads.
   std::vector<std::filesystem::path> input_files(

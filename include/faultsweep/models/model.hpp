@@ -31,6 +31,8 @@ class Model {
   virtual const std::vector<MetricSpec>& metrics() const = 0;
   // Deterministic models run exactly one replica per point.
   virtual bool deterministic() const = 0;
+  // Whether run() keeps records when its RunContext asks for them (sim/records.hpp).
+  virtual bool keeps_records() const { return false; }
   // Checks that involve several parameters or input files (a <= N, I >= L, the app exists in
   // the table). Throws InputError naming one key. Called once per point at load time.
   virtual void validate(const Params& p, const std::filesystem::path& base_dir) const {

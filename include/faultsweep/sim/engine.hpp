@@ -47,6 +47,7 @@
 #include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/sim/records.hpp"
 #include "faultsweep/sim/waste.hpp"
 #include "faultsweep/workload/job.hpp"
 
@@ -75,8 +76,6 @@ struct SimConfig {
   double slowdown_floor_s = 3600.0;
 };
 
-// Job lifecycle; time is accounted per state (waiting, running, suspended).
-enum class JobState : std::uint8_t { pending, waiting, running, suspended, done, rejected };
 // Node lifecycle (policy::NodeUse: the one enum the engine keeps and strategies read); time is
 // accounted per state.
 using NodeState = policy::NodeUse;
@@ -179,6 +178,9 @@ class Simulation final : private policy::ReleaseSource,
     predictor_ = predictor;
     predictor_rng_ = rng;
   }
+  // Records of the run (sim/records.hpp) go to `recorder`; null (the default) records nothing.
+  // Call before run(); the Recorder must outlive the run.
+  void set_recorder(Recorder* recorder) { rec_ = recorder; }
 
  private:
   // Event handlers, one per EventType (engine.cpp dispatches).
@@ -223,7 +225,7 @@ class Simulation final : private policy::ReleaseSource,
   std::int32_t size_if_started(std::int32_t j) const override;
 
   // Runtime strategy: the view and the decisions (engine_actions.cpp).
-  void apply(policy::Decisions& d);
+  void apply(policy::Decisions& d, DecisionCause cause);
   void move_job(std::int32_t j, std::span<const policy::Move> moves);
   void checkpoint_now(std::int32_t j);
   double now_s() const override { return now_; }
@@ -243,6 +245,7 @@ class Simulation final : private policy::ReleaseSource,
   // End of the run (accounting.cpp).
   void check_invariants() const;
   Metrics metrics() const;
+  void finish_records();  // engine_records.cpp
 
   SimConfig cfg_;
   policy::CheckpointPolicy checkpoints_;
@@ -259,6 +262,7 @@ class Simulation final : private policy::ReleaseSource,
   failures::Predictor* predictor_ = nullptr;
   Engine predictor_rng_;
   std::vector<std::int32_t> failing_, predicted_;
+  Recorder* rec_ = nullptr;
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id

@@ -11,6 +11,7 @@
 
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/journal.hpp"
+#include "faultsweep/sweep/record_store.hpp"
 #include "faultsweep/sweep/store.hpp"
 
 namespace faultsweep::sweep {
@@ -24,14 +25,18 @@ struct CoordinatorOutcome {
 
 // Runs every missing task of the job on all ranks, recording results in table and journal.
 // A non-empty task_mask restricts the sweep to the tasks where it is non-zero (a slice).
+// Recorded tasks' tables go to `records` (journal and memory) when given.
 CoordinatorOutcome coordinate(const JobSpec& job, boost::mpi::communicator& world,
                               ResultTable& table, Journal& journal, bool progress,
-                              std::vector<char> task_mask = {});
+                              std::vector<char> task_mask = {}, RecordOutput* records = nullptr);
 
 // The loop of ranks > 0: ask for work, run it, report, until told to stop.
 void run_remote_worker(const JobSpec& job, boost::mpi::communicator& world);
 
-// One task: point task / R, replica task % R, with R = job.replicas.max.
-void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out);
+// One task: point task / R, replica task % R, with R = job.replicas.max. When the job's record
+// selection names the task and `records` is given, its records go there (encoded), else it is
+// left empty.
+void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out,
+              std::vector<unsigned char>* records = nullptr);
 
 }  // namespace faultsweep::sweep

@@ -40,6 +40,19 @@ struct ReplicaRule {
   bool adaptive() const { return !metric.empty(); }
 };
 
+// Which tasks keep records (sim/records.hpp) and which tables: the [sweep] key
+// record = { points = "all" | [indices], replicas = [indices], what = ["jobs", ...] }
+// (defaults: every point, replica 0, every table). Records never change a task's results.
+struct RecordSelection {
+  unsigned what = 0;  // sim::RecordTable flags; 0: no records
+  bool all_points = true;
+  std::vector<std::uint64_t> points, replicas;  // sorted
+  int line = 0;
+  // The tables task (point, replica) records (0: none).
+  unsigned for_task(std::uint64_t point, std::uint64_t replica) const;
+  std::string text() const;  // canonical, for job_differences
+};
+
 struct JobSpec {
   std::string file;                // as given on the command line
   std::string text;                // full job file text
@@ -54,6 +67,7 @@ struct JobSpec {
   std::vector<Axis> axes;      // in file order; the first varies slowest
   std::vector<Params> points;  // the grid product, each validated by the model
   std::vector<double> costs;   // model->cost(point), for scheduling
+  RecordSelection record;
 
   std::size_t metric_count() const { return model->metrics().size(); }
   int metric_index(const std::string& name) const;  // -1 if absent

@@ -27,9 +27,12 @@ struct Report {
   // every kReportInterval, so that the journal holds them if the run is killed); the batch's
   // final report follows.
   bool partial = false;
+  // Per task, its encoded records (sim/records.hpp), empty when it keeps none; empty
+  // altogether when the job records nothing.
+  std::vector<std::vector<unsigned char>> records;
   template <class Ar>
   void serialize(Ar& ar, unsigned) {
-    ar& tasks& values& error& input_error& partial;
+    ar& tasks& values& error& input_error& partial& records;
   }
 };
 

@@ -3,6 +3,7 @@
 // in the output's folder and renamed into place, so a reader never sees a half-written file.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct ResultTable {
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
                    bool complete, const std::string& slice = "",
                    const std::vector<InputFile>* inputs = nullptr,
-                   const std::vector<std::string>& notices = {});
+                   const std::vector<std::string>& notices = {},
+                   const std::map<std::uint64_t, std::vector<unsigned char>>* records = nullptr);
 
 struct StoredResults {
   std::string model, job_file_name, job_text, job_sha256, created_utc, git_sha, version;
@@ -47,6 +49,7 @@ struct StoredResults {
   std::vector<InputFile> inputs;      // /inputs (empty in files written before it existed)
   std::vector<std::string> warnings;  // /warnings (sweep/warnings.hpp; empty if none)
   ResultTable table;
+  std::map<std::uint64_t, std::vector<unsigned char>> records;  // /records (record_store.hpp)
 };
 
 // Reads a results file; checks filetype and schema_version first. Throws IoError with the path.

@@ -1,0 +1,152 @@
+// The side journal of records (sweep/record_store.hpp).
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
+#include "faultsweep/sweep/record_store.hpp"
+
+namespace faultsweep::sweep {
+namespace {
+
+constexpr char kMagic[] = "FSRECORDS-JOURNAL1\n";
+constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
+constexpr std::size_t kHeader = kMagicLen + 4;
+
+void put_bytes(std::vector<unsigned char>& b, const void* p, std::size_t n) {
+  const std::size_t at = b.size();
+  b.resize(at + n);
+  if (n > 0) std::memcpy(b.data() + at, p, n);
+}
+
+template <class T>
+void put(std::vector<unsigned char>& b, T v) {
+  put_bytes(b, &v, sizeof(T));
+}
+
+[[noreturn]] void fail(const std::string& path, const char* what) {
+  throw IoError(
+      fmt::format("{}: cannot {} the records journal: {}", path, what, std::strerror(errno)));
+}
+
+void write_all(int fd, const unsigned char* p, std::size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) fail(path, "write");
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+std::vector<unsigned char> read_all(int fd, const std::string& path) {
+  std::vector<unsigned char> d;
+  unsigned char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(path, "read");
+    if (n == 0) return d;
+    d.insert(d.end(), buf, buf + n);
+  }
+}
+
+// The intact records of `d` into *out; returns the bytes they take (with the header).
+std::size_t parse(const std::vector<unsigned char>& d, TaskRecords* out) {
+  std::size_t pos = kHeader;
+  while (d.size() - pos >= 20) {
+    std::uint64_t task, len;
+    std::memcpy(&task, d.data() + pos, 8);
+    std::memcpy(&len, d.data() + pos + 8, 8);
+    if (len > d.size() - pos - 20) break;  // torn
+    std::uint32_t crc;
+    std::memcpy(&crc, d.data() + pos + 16 + len, 4);
+    if (crc != crc32_bytes(d.data() + pos, 16 + len)) break;  // damaged: the rest runs again
+    const auto* first = d.data() + pos + 16;
+    (*out)[task].assign(first, first + len);
+    pos += 20 + len;
+  }
+  return pos;
+}
+
+}  // namespace
+
+RecordJournal RecordJournal::open(const std::filesystem::path& path, TaskRecords* records) {
+  const std::string p = path.string();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) fail(p, "open");
+  RecordJournal j(fd, p);
+  std::vector<unsigned char> d = read_all(fd, p);
+  std::vector<unsigned char> header(kMagic, kMagic + kMagicLen);
+  put<std::uint32_t>(header, crc32_bytes(header.data(), header.size()));
+  if (d.size() < kHeader || std::memcmp(d.data(), header.data(), kHeader) != 0) {
+    // New, or a header cut short by a kill: start it (again) empty.
+    if (!d.empty() && d.size() >= kHeader)
+      throw IoError(fmt::format("{}: not a faultsweep records journal (move it away)", p));
+    if (::ftruncate(fd, 0) != 0) fail(p, "reset");
+    d.clear();
+    write_all(fd, header.data(), header.size(), p);
+    if (::fsync(fd) != 0) fail(p, "sync");
+    return j;
+  }
+  const std::size_t valid = parse(d, records);
+  if ((valid < d.size() && ::ftruncate(fd, static_cast<off_t>(valid)) != 0) ||
+      ::lseek(fd, 0, SEEK_END) < 0)
+    fail(p, "cut the torn tail of");
+  return j;
+}
+
+RecordOutput open_record_output(const JobSpec& job, const std::filesystem::path& out, bool fresh,
+                                TaskRecords from_file, ResultTable& table) {
+  const std::filesystem::path path = records_journal_path(out);
+  std::error_code ec;
+  if (fresh) std::filesystem::remove(path, ec);
+  TaskRecords tasks;
+  RecordOutput o{RecordJournal::open(path, &tasks), std::move(tasks)};
+  for (auto& [task, bytes] : from_file)
+    if (o.tasks.find(task) == o.tasks.end()) {
+      o.journal.append(task, bytes);
+      o.tasks[task] = std::move(bytes);
+    }
+  o.journal.sync();
+  const std::size_t R = table.replicas_max;
+  for (std::size_t t = 0; t < table.tasks(); ++t)
+    if (table.done[t] && job.record.for_task(t / R, t % R) != 0 && o.tasks.count(t) == 0)
+      table.done[t] = 0;
+  return o;
+}
+
+RecordJournal::RecordJournal(RecordJournal&& o) noexcept
+    : fd_(o.fd_), path_(std::move(o.path_)), buffer_(std::move(o.buffer_)) {
+  o.fd_ = -1;
+}
+
+RecordJournal::~RecordJournal() {
+  if (fd_ < 0) return;
+  try {
+    sync();
+  } catch (...) {  // a destructor must not throw; the coordinator syncs explicitly before this
+  }
+  ::close(fd_);
+}
+
+void RecordJournal::append(std::uint64_t task, const std::vector<unsigned char>& bytes) {
+  const std::size_t start = buffer_.size();
+  put<std::uint64_t>(buffer_, task);
+  put<std::uint64_t>(buffer_, bytes.size());
+  put_bytes(buffer_, bytes.data(), bytes.size());
+  put<std::uint32_t>(buffer_, crc32_bytes(buffer_.data() + start, buffer_.size() - start));
+}
+
+void RecordJournal::sync() {
+  if (buffer_.empty() || fd_ < 0) return;
+  write_all(fd_, buffer_.data(), buffer_.size(), path_);
+  buffer_.clear();
+  if (::fdatasync(fd_) != 0) fail(path_, "sync");
+}
+
+}  // namespace faultsweep::sweep

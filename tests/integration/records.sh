@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Records survive every path a sweep's results take: a run killed -9 mid-way and resumed, a run
+# on 2 ranks, and two slices merged all hold the same /records (and /results) as one
+# uninterrupted run; `inspect` lists them; `export` writes the schedule as SWF (read back by
+# faultsweep's own reader: the same jobs) and as Batsim's jobs.csv (against a hand-made file).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+cat >"$WORK/job.toml" <<'TOML'
+[sweep]
+model = "cluster"
+seed = 5
+replicas = 6
+record = { points = [0, 2], replicas = [0, 1, 5] }
+
+[params]
+nodes = 64
+checkpoint = "periodic"
+checkpoint_interval = "1h"
+workload = { source = "fars", jobs = 5000, mean_interarrival = 300, mean_runtime = "3h", mean_size = 8 }
+failures = { process = "renewal", dist = "weibull", shape = 0.7, mean = "3d", downtime = "1h" }
+
+[axes]
+queue = ["fcfs", "easy", "conservative"]
+TOML
+
+# same_records WHAT A B: /results and /records of two files are identical.
+same_records() {
+  same_results "$1" "$2" "$3"
+  if h5diff -r "$2" "$3" /records >"$WORK/h5diff.log" 2>&1; then
+    pass "$1: /records identical"
+  else
+    fail "$1: /records differ"
+    head -20 "$WORK/h5diff.log" | sed 's/^/    | /'
+  fi
+}
+
+section "uninterrupted"
+run_fs ref run "$WORK/job.toml" --out "$WORK/ref.h5" -q
+expect_rc "uninterrupted recorded run" 0 ref
+groups=$(h5ls -r "$WORK/ref.h5" | grep -c '^/records/point_[0-9]*/replica_[0-9]* *Group' || true)
+check "6 recorded tasks (2 points x 3 replicas): $groups" test "$groups" -eq 6
+check "no records journal left after a complete run" test ! -e "$WORK/ref.h5.records.journal"
+
+# kill_and_resume NAME [drop]: kills a run -9 once its side journal holds a record, then
+# resumes it (after deleting the side journal with `drop`: the tasks whose records are lost
+# run again).
+kill_and_resume() {
+  local name=$1 out="$WORK/$1.h5" sid
+  start_group "$name" "$FS" run "$WORK/job.toml" --out "$out" -q
+  sid=$BG_PID
+  for _ in $(seq 1 600); do  # the side journal starts with a 23-byte header
+    [ "$(stat -c %s "$out.records.journal" 2>/dev/null || echo 0)" -gt 23 ] && break
+    sleep 0.01
+  done
+  kill_session "$sid"
+  wait "$sid" 2>/dev/null || true
+  if [ -e "$out.journal" ]; then
+    pass "$name: killed mid-run (journal left behind)"
+  else
+    fail "$name: the run finished before the kill: make the tasks longer"
+  fi
+  [ "${2:-}" = drop ] && rm -f "$out.records.journal"
+  run_fs "$name.resume" run "$WORK/job.toml" --out "$out" --resume -q
+  expect_rc "$name: resume after kill -9" 0 "$name.resume"
+  same_records "$name: kill -9 + resume vs uninterrupted" "$WORK/ref.h5" "$out"
+}
+
+section "kill -9 mid-run, then resume"
+kill_and_resume killed
+kill_and_resume killed_lost drop
+
+section "SIGTERM, then resume from the partial results file alone"
+out="$WORK/termed.h5"
+start_group termed "$FS" run "$WORK/job.toml" --out "$out" -q
+sid=$BG_PID
+for _ in $(seq 1 600); do
+  [ "$(stat -c %s "$out.records.journal" 2>/dev/null || echo 0)" -gt 23 ] && break
+  sleep 0.01
+done
+kill -TERM "$sid" 2>/dev/null || true
+wait_rc "$sid"
+if [ "$RC" -eq 75 ] && [ -e "$out" ]; then
+  pass "stopped by SIGTERM with a partial file (exit 75)"
+  rm -f "$out.journal" "$out.records.journal"  # only the partial file is left to resume from
+  run_fs termed.resume run "$WORK/job.toml" --out "$out" --resume -q
+  expect_rc "resume from the partial file" 0 termed.resume
+  same_records "partial file + resume vs uninterrupted" "$WORK/ref.h5" "$out"
+else
+  fail "SIGTERM: exit $RC (expected 75 with a partial file): make the tasks longer"
+fi
+
+section "2 ranks"
+run_mpi two 2 run "$WORK/job.toml" --out "$WORK/two.h5" -q
+expect_rc "2 ranks" 0 two
+same_records "2 ranks vs 1" "$WORK/ref.h5" "$WORK/two.h5"
+
+section "slices merged"
+run_fs s1 run "$WORK/job.toml" --out "$WORK/s1.h5" --slice 0/2 -q
+run_fs s2 run "$WORK/job.toml" --out "$WORK/s2.h5" --slice 1/2 -q
+run_fs merge merge "$WORK/merged.h5" "$WORK/s1.h5" "$WORK/s2.h5" "$WORK/killed.h5"
+expect_rc "merge of two slices and a whole file" 0 merge
+same_records "merged vs uninterrupted" "$WORK/ref.h5" "$WORK/merged.h5"
+
+section "inspect"
+run_fs inspect inspect "$WORK/ref.h5"
+check "inspect lists the records" grep -q 'records: 6 tasks' "$WORK/inspect.out"
+
+section "export"
+mkdir -p "$WORK/g/results"
+run_fs gantt run "$SRC/tests/data/jobs/gantt_small.toml" --out "$WORK/g/gantt.h5" -q
+expect_rc "the hand-checked 4-node case" 0 gantt
+run_fs csv export "$WORK/g/gantt.h5" --point 0 --replica 0 --format batsim-csv
+check "Batsim jobs.csv equals the hand-made expected file" \
+  diff -u "$SRC/tests/data/records/gantt6_jobs.csv" "$WORK/csv.out"
+run_fs swf export "$WORK/g/gantt.h5" --point 0 --replica 0 --format swf --out "$WORK/g/out.swf"
+expect_rc "export --format swf" 0 swf
+check "the SWF has 6 jobs of 18 fields" \
+  test "$(grep -v '^;' "$WORK/g/out.swf" | awk 'NF == 18' | wc -l)" -eq 6
+run_fs nope export "$WORK/g/gantt.h5" --point 0 --replica 1 --format swf
+expect_rc "export of a task without records" 2 nope
+check "its message lists the recorded tasks" grep -q 'recorded (point, replica): (0, 0)' \
+  "$WORK/nope.err"
+
+finish
