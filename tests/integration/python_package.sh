@@ -26,7 +26,8 @@ RC=0
 "$WORK/venv/bin/faultsweep-analysis" --help >"$WORK/help.out" 2>"$WORK/help.err" || RC=$?
 expect_rc "faultsweep-analysis --help" 0 help
 check "it names itself in the usage line" grep -q "^usage: faultsweep-analysis" "$WORK/help.out"
-subs=$(sed -n 's/^usage: faultsweep-analysis .*{\([a-z,_-]*\)}.*/\1/p' "$WORK/help.out" | tr , ' ')
+# The usage may wrap: the first {a,b,...} of the help is the list of subcommands.
+subs=$(grep -o '{[a-z,_-]*}' "$WORK/help.out" | head -1 | tr -d '{}' | tr , ' ')
 check "it lists subcommands ($subs)" test -n "$subs"
 for sub in $subs; do
   RC=0
