@@ -6,7 +6,8 @@
 #   sh      run with bash -eo pipefail in a scratch folder laid out like the repository (jobs/,
 #           inputs/, analysis/, slurm-scripts/ linked; build/faultsweep = FAULTSWEEP_BIN, also
 #           on PATH as `faultsweep`), each stopped after BLOCK_TIMEOUT seconds (a hang);
-#   python  run with /usr/bin/python3, the analysis package on PYTHONPATH;
+#   python  run with /usr/bin/python3, the analysis package and the policy API on PYTHONPATH;
+#           a first line naming a file (`# policies/x.py: ...`) also writes the block there;
 #   toml    a job file whose first line is a comment naming it (`# NAME.toml ...`): written
 #           there and checked with `faultsweep check`, for the blocks after it to run;
 #   marked `<!-- readme-test: synopsis -->`: the command-line summary; every subcommand's
@@ -28,7 +29,7 @@ HELPER="$SRC/tests/integration/markdown_check.py"
 # A scratch copy of the repository's layout: the README's relative paths resolve as in a clone.
 RUN="$WORK/repo"
 mkdir -p "$RUN/build" "$RUN/bin"
-for d in jobs inputs analysis slurm-scripts examples; do ln -s "$SRC/$d" "$RUN/$d"; done
+for d in jobs inputs analysis python slurm-scripts examples; do ln -s "$SRC/$d" "$RUN/$d"; done
 ln -s "$FS" "$RUN/build/faultsweep"
 ln -s "$FS" "$RUN/bin/faultsweep"
 # `python3` in a block is the interpreter the analysis package is tested with (scripts/setup.sh
@@ -43,7 +44,7 @@ run_block() { # NAME COMMAND...: runs in $RUN with a time limit, output to $WORK
   local t0 t1
   t0=$(date +%s.%N)
   RC=0
-  (cd "$RUN" && PATH="$RUN/bin:$PATH" PYTHONPATH="$RUN/analysis" \
+  (cd "$RUN" && PATH="$RUN/bin:$PATH" PYTHONPATH="$RUN/analysis:$RUN/python" \
     timeout "$BLOCK_TIMEOUT" "$@") </dev/null >"$WORK/$name.log" 2>&1 || RC=$?
   t1=$(date +%s.%N)
   ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
@@ -95,6 +96,13 @@ run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository ro
         run_block "$(basename "$dir")_$n" bash -eo pipefail "$block"
         ;;
       python)
+        # A block whose first line names a file (`# policies/x.py: ...`) is also written there,
+        # for the job blocks after it (a policy in Python).
+        name=$(sed -n '1s/^# *\([A-Za-z0-9_./-]*\.py\):.*/\1/p' "$block")
+        if [ -n "$name" ]; then
+          mkdir -p "$RUN/$(dirname "$name")"
+          cp "$block" "$RUN/$name"
+        fi
         run_block "$(basename "$dir")_$n" "$PY" "$block"
         ;;
       toml)
