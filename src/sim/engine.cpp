@@ -119,51 +119,8 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     // replica is run again on resume.
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) [[unlikely]]
       throw Interrupted("cluster simulation stopped by a signal");
-    if ((events_count_ & 0xFFF) == 0)  // for the progress line of a long replica
-      task_progress().set(completed_ + rejected_, static_cast<std::int64_t>(jobs_.size()),
-                          now_ - start_s_);
-    if ((events_count_ & 0xFFFF) == 0) {
-      // A run in which no job completes for this long cannot progress.
-      if (events_count_ - events_at_completion_ > kNoProgressEvents)
-        throw InputError(
-            "failures", "",
-            fmt::format("jobs cannot progress: no job completed in {} events (simulated time "
-                        "{:.6g} s, {} failures so far): failures come faster than jobs, or their "
-                        "checkpoints, can complete; check the failure rate, the checkpoint "
-                        "interval and its cost",
-                        kNoProgressEvents, now_ - start_s_, failures_count_));
-    }
-    switch (e.type) {
-      case EventType::job_submit:
-        on_submit(e.subject);
-        break;
-      case EventType::job_complete:
-        if (e.generation != jobs_[static_cast<std::size_t>(e.subject)].generation) {
-          ++stale_;  // made void by a failure (or a move)
-          break;
-        }
-        on_complete(e.subject);
-        break;
-      case EventType::node_failure:
-        on_failure();
-        break;
-      case EventType::node_repair:
-        if (e.generation != node_generation_[static_cast<std::size_t>(e.subject)]) {
-          ++stale_;  // superseded by a later repair time
-          break;
-        }
-        on_repair(e.subject);
-        break;
-      case EventType::horizon:
-        on_horizon();
-        break;
-      case EventType::strategy_tick:
-        on_tick();
-        break;
-      case EventType::failure_warning:
-        on_warning();
-        break;
-    }
+    check_progress();
+    dispatch(e);
   }
   // Close the time accounting of every node and outstanding job at the end.
   for (int n = 0; n < cfg_.nodes; ++n) set_node_state(n, node_state_[static_cast<std::size_t>(n)]);
@@ -174,6 +131,57 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
   check_invariants();
   if (rec_ != nullptr) finish_records();
   return metrics();
+}
+
+void Simulation::check_progress() const {
+  if ((events_count_ & 0xFFF) == 0)  // for the progress line of a long replica
+    task_progress().set(completed_ + rejected_, static_cast<std::int64_t>(jobs_.size()),
+                        now_ - start_s_);
+  if ((events_count_ & 0xFFFF) == 0) {
+    // A run in which no job completes for this long cannot progress.
+    if (events_count_ - events_at_completion_ > kNoProgressEvents)
+      throw InputError(
+          "failures", "",
+          fmt::format("jobs cannot progress: no job completed in {} events (simulated time "
+                      "{:.6g} s, {} failures so far): failures come faster than jobs, or their "
+                      "checkpoints, can complete; check the failure rate, the checkpoint "
+                      "interval and its cost",
+                      kNoProgressEvents, now_ - start_s_, failures_count_));
+  }
+}
+
+void Simulation::dispatch(const Event& e) {
+  switch (e.type) {
+    case EventType::job_submit:
+      on_submit(e.subject);
+      break;
+    case EventType::job_complete:
+      if (e.generation != jobs_[static_cast<std::size_t>(e.subject)].generation) {
+        ++stale_;  // made void by a failure (or a move)
+        break;
+      }
+      on_complete(e.subject);
+      break;
+    case EventType::node_failure:
+      on_failure();
+      break;
+    case EventType::node_repair:
+      if (e.generation != node_generation_[static_cast<std::size_t>(e.subject)]) {
+        ++stale_;  // superseded by a later repair time
+        break;
+      }
+      on_repair(e.subject);
+      break;
+    case EventType::horizon:
+      on_horizon();
+      break;
+    case EventType::strategy_tick:
+      on_tick();
+      break;
+    case EventType::failure_warning:
+      on_warning();
+      break;
+  }
 }
 
 void Simulation::on_horizon() {

@@ -1,6 +1,7 @@
 # Sources of the sweep area (explicit list).
 list(APPEND FAULTSWEEP_SOURCES
   src/sweep/job.cpp
+  src/sweep/job_differences.cpp
   src/sweep/job_values.cpp
   src/sweep/job_record.cpp
   src/sweep/space.cpp

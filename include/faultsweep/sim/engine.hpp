@@ -184,6 +184,8 @@ class Simulation final : private policy::ReleaseSource,
 
  private:
   // Event handlers, one per EventType (engine.cpp dispatches).
+  void dispatch(const Event& e);
+  void check_progress() const;  // periodic: the progress line, a run that cannot progress
   void on_submit(std::int32_t j);
   void on_complete(std::int32_t j);
   void on_failure();
