@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from reproduce import fars_data as fd
 
@@ -104,18 +105,19 @@ def best_rows(rows):
 def sensitivity_lines(rows):
     sp = spans(rows)
     order = sorted(sp, key=lambda c: -max(sp[c].values()))
-    head = " | ".join(f"{fd.LABEL[s]:>22}" for s in STRATEGIES)
-    lines = ["FARS sensitivity: composite gain over FCFS/EASY (%), paired [95 % CI]; "
-             "* = baseline_exp runtime-scaling value",
-             f"{'choice':16} {'value':34} | {head} | FCFS failed  Resp (s)"]
+    table = []
     for c in order:
         for r in (r for r in rows if r.choice == c):
-            cells = " | ".join(f"{r.gains[s].pct(1) if s in r.gains else '-':>22}"
-                               for s in STRATEGIES)
-            lines.append(f"{c:16} {('* ' if r.baseline else '  ') + r.value:34} | {cells} | "
-                         f"{r.failed_jobs:11.0f} {r.response_s:9.0f}")
-        lines.append(f"{'':16} {'span (points)':34} | " + " | ".join(
-            f"{100 * sp[c].get(s, float('nan')):>22.1f}" for s in STRATEGIES) + " |")
+            table.append([c, ("* " if r.baseline else "  ") + r.value,
+                          *(r.gains[s].pct(1) if s in r.gains else "-" for s in STRATEGIES),
+                          f"{r.failed_jobs:.0f}", f"{r.response_s:.0f}"])
+        table.append(["", "span (points)",
+                      *(f"{100 * sp[c].get(s, float('nan')):.1f}" for s in STRATEGIES), "", ""])
+    frame = pd.DataFrame(table, columns=["choice", "value", *(fd.LABEL[s] for s in STRATEGIES),
+                                         "FCFS failed", "Resp (s)"])
+    lines = ["FARS sensitivity: composite gain over FCFS/EASY (%), paired [95 % CI]; "
+             "* = baseline_exp runtime-scaling value",
+             *frame.to_string(index=False, justify="left").splitlines()]
     lines.append("largest gain of any single value (paper: "
                  f"{PAPER_RANGE[0]:.2f}-{PAPER_RANGE[1]:.2f} %):")
     for s, r in best_rows(rows).items():

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import h5py
 import numpy as np
+import pandas as pd
 
 LAWS_DEFAULT = ["exponential", "weibull", "gamma", "lognormal"]
 # ASC White (thesis Table 3.2): law -> (nodes with the highest p, percentage of nodes).
@@ -56,49 +57,56 @@ def systems_of(f) -> list[str]:
     return [s for s in str(_attr(f, "systems", "")).split(",") if s]
 
 
+def _indented(frame: pd.DataFrame, **kw) -> list[str]:
+    return ["  " + line for line in frame.to_string(**kw).splitlines()]
+
+
 def table_3_2(f, g) -> list[str]:
     laws = str(_attr(f, "laws")).split(",")
     n = int(_attr(g, "nodes_fitted"))
     best = g["best_law/best_count"][()]
     good = g["best_law/as_good_count"][()]
-    lines = [f"Table 3.2 analogue: {n} nodes fitted (thesis: ASC White, 89 nodes)",
-             f"  {'law':<12} {'best':>5} {'as good':>8} {'% as good':>9} | thesis: best  %"]
-    for i, law in enumerate(laws):
-        tb, tp = THESIS_3_2.get(law, (np.nan, np.nan))
-        pct = 100 * good[i] / n if n else np.nan
-        lines.append(f"  {law:<12} {int(best[i]):>5} {int(good[i]):>8} {pct:>9.1f} | {tb:>11} {tp:>5}")
-    return lines
+    frame = pd.DataFrame({
+        "law": laws,
+        "best": best.astype(int),
+        "as good": good.astype(int),
+        "% as good": 100 * good / n if n else np.nan,
+        "thesis: best": [THESIS_3_2.get(law, (np.nan, np.nan))[0] for law in laws],
+        "%": [THESIS_3_2.get(law, (np.nan, np.nan))[1] for law in laws],
+    })
+    return ([f"Table 3.2 analogue: {n} nodes fitted (thesis: ASC White, 89 nodes)"]
+            + _indented(frame, index=False, float_format=lambda v: f"{v:.1f}"))
 
 
 def table_3_3(g) -> list[str]:
     k = g["system_of_k"]
-    lines = ["Table 3.3 analogue: K-S p of systems of k nodes (exp / Weibull / lognormal); thesis beside"]
+    rows = []
     for random, thesis in ((0, THESIS_3_3_ORDER), (1, THESIS_3_3_RANDOM)):
-        lines.append(f"  nodes {'at random' if random else 'in order'}:")
-        sel = k["random"][()] == random
-        for i in np.flatnonzero(sel):
+        for i in np.flatnonzero(k["random"][()] == random):
             kk = int(k["k"][i])
-            ours = [k[f"{law}_ks_p"][i] for law in ("exponential", "weibull", "lognormal")]
             th = thesis.get(kk)
-            th_text = " / ".join(f"{v:.4f}" for v in th) if th else ""
-            lines.append(f"    k={kk:>5} ttfs={int(k['ttf_count'][i]):>6}: "
-                         + " / ".join(f"{v:.4f}" for v in ours) + (f"   thesis {th_text}" if th else ""))
-    return lines
+            rows.append(["at random" if random else "in order", kk, int(k["ttf_count"][i]),
+                         *(k[f"{law}_ks_p"][i] for law in ("exponential", "weibull", "lognormal")),
+                         " / ".join(f"{v:.4f}" for v in th) if th else ""])
+    frame = pd.DataFrame(rows, columns=["nodes", "k", "ttfs", "exponential", "weibull",
+                                        "lognormal", "thesis (exp / Weibull / lognormal)"])
+    return (["Table 3.3 analogue: K-S p of systems of k nodes, the thesis beside"]
+            + _indented(frame, index=False, float_format=lambda v: f"{v:.4f}"))
 
 
 def table_3_5(g) -> list[str]:
     s = g["summary"]
-    lines = ["Table 3.5 analogue: per-node Weibull parameters (uncensored fits; censored in brackets)",
-             "  " + f"{'':<9}" + "".join(f"{x:>18}" for x in STATS)]
+    rows = {}
     for name, key, th in (("shape", "weibull_shape", THESIS_3_5["shape"]),
                           ("scale h", "weibull_scale_h", THESIS_3_5["scale_h"])):
         ours = s[key][()]
         cens = s[key.replace("weibull_", "weibull_censored_")][()]
-        lines.append("  " + f"{name:<9}" + "".join(f"{o:>9.4g} [{c:>6.4g}]" for o, c in zip(ours, cens)))
-        lines.append("  " + f"{'  thesis':<9}" + "".join(f"{t:>18.4g}" for t in th))
-    mttf = s["weibull_mttf_h"][()]
-    lines.append("  " + f"{'MTTF h':<9}" + "".join(f"{o:>18.4g}" for o in mttf))
-    return lines
+        rows[name] = [f"{o:.4g} [{c:.4g}]" for o, c in zip(ours, cens)]
+        rows[f"{name}, thesis"] = [f"{t:.4g}" for t in th]
+    rows["MTTF h"] = [f"{o:.4g}" for o in s["weibull_mttf_h"][()]]
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=list(STATS))
+    return (["Table 3.5 analogue: per-node Weibull parameters (uncensored fits; censored in "
+             "brackets)"] + _indented(frame))
 
 
 def figures(g, system: str, out: Path) -> list[Path]:

@@ -108,7 +108,7 @@ def test_fit_tables_print_ours_beside_the_thesis_and_draw_figures(tmp_path, caps
     assert gf.main([str(f), "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "2 nodes fitted" in out and "89.9" in out       # Table 3.2 beside ASC White
-    assert "thesis 0.2628 / 0.8679 / 0.5409" in out         # Table 3.3, k = 2 in order
+    assert "0.2628 / 0.8679 / 0.5409" in out                # Table 3.3, k = 2 in order
     assert "0.8396" in out                                   # Table 3.5, thesis mean shape
     for name in ("cdf", "spearman", "acf", "dw", "params"):
         assert (tmp_path / f"fit_5_{name}.png").stat().st_size > 1000
