@@ -26,55 +26,69 @@ using sim::NodeRow;
   Column {                                   \
 #field, offsetof(Row, field), type, unit \
   }
-const hid_t I64 = H5T_NATIVE_INT64, I32 = H5T_NATIVE_INT32, F64 = H5T_NATIVE_DOUBLE,
-            U8 = H5T_NATIVE_UINT8;
+// HDF5's native types are read at first use, never while static objects are initialized: an
+// H5T_NATIVE_* read before main() starts the library with its exit handler before
+// io::quiet_hdf5() can switch it off, and that handler crashes at exit on a file a full disk
+// left half closed (integration.disk_full).
+hid_t I64() {
+  return H5T_NATIVE_INT64;
+}
+hid_t I32() {
+  return H5T_NATIVE_INT32;
+}
+hid_t F64() {
+  return H5T_NATIVE_DOUBLE;
+}
+hid_t U8() {
+  return H5T_NATIVE_UINT8;
+}
 
 const std::vector<Column>& job_columns() {
   static const std::vector<Column> c{
-      FS_COL(JobRow, index, I32, ""),          FS_COL(JobRow, id, I64, ""),
-      FS_COL(JobRow, user, I32, ""),           FS_COL(JobRow, requested_size, I32, "nodes"),
-      FS_COL(JobRow, size, I32, "nodes"),      FS_COL(JobRow, submit_s, F64, "s"),
-      FS_COL(JobRow, first_start_s, F64, "s"), FS_COL(JobRow, finish_s, F64, "s"),
-      FS_COL(JobRow, runtime_s, F64, "s"),     FS_COL(JobRow, estimate_s, F64, "s"),
-      FS_COL(JobRow, wait_s, F64, "s"),        FS_COL(JobRow, run_s, F64, "s"),
-      FS_COL(JobRow, suspended_s, F64, "s"),   FS_COL(JobRow, lost_s, F64, "s"),
-      FS_COL(JobRow, checkpoint_s, F64, "s"),  FS_COL(JobRow, checkpoints, I32, "1"),
-      FS_COL(JobRow, failures, I32, "1"),      FS_COL(JobRow, migrations, I32, "1"),
-      FS_COL(JobRow, attempts, I32, "1"),      FS_COL(JobRow, state, U8, "")};
+      FS_COL(JobRow, index, I32(), ""),          FS_COL(JobRow, id, I64(), ""),
+      FS_COL(JobRow, user, I32(), ""),           FS_COL(JobRow, requested_size, I32(), "nodes"),
+      FS_COL(JobRow, size, I32(), "nodes"),      FS_COL(JobRow, submit_s, F64(), "s"),
+      FS_COL(JobRow, first_start_s, F64(), "s"), FS_COL(JobRow, finish_s, F64(), "s"),
+      FS_COL(JobRow, runtime_s, F64(), "s"),     FS_COL(JobRow, estimate_s, F64(), "s"),
+      FS_COL(JobRow, wait_s, F64(), "s"),        FS_COL(JobRow, run_s, F64(), "s"),
+      FS_COL(JobRow, suspended_s, F64(), "s"),   FS_COL(JobRow, lost_s, F64(), "s"),
+      FS_COL(JobRow, checkpoint_s, F64(), "s"),  FS_COL(JobRow, checkpoints, I32(), "1"),
+      FS_COL(JobRow, failures, I32(), "1"),      FS_COL(JobRow, migrations, I32(), "1"),
+      FS_COL(JobRow, attempts, I32(), "1"),      FS_COL(JobRow, state, U8(), "")};
   return c;
 }
 const std::vector<Column>& attempt_columns() {
   static const std::vector<Column> c{
-      FS_COL(AttemptRow, job, I32, ""), FS_COL(AttemptRow, attempt, I32, ""),
-      FS_COL(AttemptRow, start_s, F64, "s"), FS_COL(AttemptRow, end_s, F64, "s"),
-      FS_COL(AttemptRow, end, U8, "")};
+      FS_COL(AttemptRow, job, I32(), ""), FS_COL(AttemptRow, attempt, I32(), ""),
+      FS_COL(AttemptRow, start_s, F64(), "s"), FS_COL(AttemptRow, end_s, F64(), "s"),
+      FS_COL(AttemptRow, end, U8(), "")};
   return c;
 }
 const std::vector<Column>& allocation_columns() {
   static const std::vector<Column> c{
-      FS_COL(AllocationRow, job, I32, ""), FS_COL(AllocationRow, attempt, I32, ""),
-      FS_COL(AllocationRow, first_node, I32, ""), FS_COL(AllocationRow, count, I32, "nodes")};
+      FS_COL(AllocationRow, job, I32(), ""), FS_COL(AllocationRow, attempt, I32(), ""),
+      FS_COL(AllocationRow, first_node, I32(), ""), FS_COL(AllocationRow, count, I32(), "nodes")};
   return c;
 }
 const std::vector<Column>& failure_columns() {
   static const std::vector<Column> c{
-      FS_COL(FailureRow, time_s, F64, "s"), FS_COL(FailureRow, node, I32, ""),
-      FS_COL(FailureRow, repair_s, F64, "s"), FS_COL(FailureRow, job, I32, ""),
-      FS_COL(FailureRow, predicted, U8, "")};
+      FS_COL(FailureRow, time_s, F64(), "s"), FS_COL(FailureRow, node, I32(), ""),
+      FS_COL(FailureRow, repair_s, F64(), "s"), FS_COL(FailureRow, job, I32(), ""),
+      FS_COL(FailureRow, predicted, U8(), "")};
   return c;
 }
 const std::vector<Column>& node_columns() {
-  static const std::vector<Column> c{FS_COL(NodeRow, time_s, F64, "s"),
-                                     FS_COL(NodeRow, node, I32, ""), FS_COL(NodeRow, state, U8, ""),
-                                     FS_COL(NodeRow, job, I32, "")};
+  static const std::vector<Column> c{
+      FS_COL(NodeRow, time_s, F64(), "s"), FS_COL(NodeRow, node, I32(), ""),
+      FS_COL(NodeRow, state, U8(), ""), FS_COL(NodeRow, job, I32(), "")};
   return c;
 }
 const std::vector<Column>& decision_columns() {
   static const std::vector<Column> c{
-      FS_COL(DecisionRow, time_s, F64, "s"),    FS_COL(DecisionRow, kind, U8, ""),
-      FS_COL(DecisionRow, cause, U8, ""),       FS_COL(DecisionRow, job, I32, ""),
-      FS_COL(DecisionRow, node_from, I32, ""),  FS_COL(DecisionRow, node_to, I32, ""),
-      FS_COL(DecisionRow, overhead_s, F64, "s")};
+      FS_COL(DecisionRow, time_s, F64(), "s"),    FS_COL(DecisionRow, kind, U8(), ""),
+      FS_COL(DecisionRow, cause, U8(), ""),       FS_COL(DecisionRow, job, I32(), ""),
+      FS_COL(DecisionRow, node_from, I32(), ""),  FS_COL(DecisionRow, node_to, I32(), ""),
+      FS_COL(DecisionRow, overhead_s, F64(), "s")};
   return c;
 }
 #undef FS_COL

@@ -72,11 +72,13 @@ trial() {
   else
     kill "-$sig" "$BG_PID" 2>/dev/null || true
     # mpirun drops a signal that comes before it has started the ranks; the Slurm script
-    # repeats it, and so do we (a repeated signal is harmless).
+    # repeats it, and so do we (a repeated signal is harmless) -- while mpirun still has its
+    # handler: once the ranks are gone it tears down with the default action back, and a
+    # repeat then would kill it, as it would any program.
     resender() {
       while [ "$np" -gt 1 ] && kill -0 "$BG_PID" 2>/dev/null; do
         sleep 0.5
-        kill "-$sig" "$BG_PID" 2>/dev/null || true
+        caught "$BG_PID" "$num" && kill "-$sig" "$BG_PID" 2>/dev/null
       done
     }
   fi
