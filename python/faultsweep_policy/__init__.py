@@ -273,6 +273,9 @@ class Strategy(Policy):
     offset: ClassVar[float] = 0.0
     #: Call ``on_job_end`` after every job completes (needs ``on_job_end``).
     job_ends: ClassVar[bool] = False
+    #: Call ``on_warning`` this many seconds before every failure the engine will inject (a
+    #: perfect predictor; at the failure's time minus the lead, or now if later; None: never).
+    warning_lead: ClassVar[Any] = None
     #: Keep every failure time of every node (``view.failure_times``).
     failure_times: ClassVar[bool] = False
     #: Traits checked by ``faultsweep check``: it needs a failure process; it works only with
@@ -288,6 +291,10 @@ class Strategy(Policy):
 
     def on_job_end(self, view: StrategyView, job: int) -> Sequence[Any]:
         """After ``job`` completed: return the decisions."""
+        raise NotImplementedError
+
+    def on_warning(self, view: StrategyView, node: int, time: float) -> Sequence[Any]:
+        """``node`` will fail at ``time`` (s): return the decisions."""
         raise NotImplementedError
 
     def report(self) -> Dict[str, float]:

@@ -149,13 +149,16 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
     cls = type(obj)
     period = getattr(obj, "period", None)
     out: Dict[str, Any] = {"period": float("inf") if period is None else period}
-    for name, kind in (("period", float), ("offset", float)):
-        value = out["period"] if name == "period" else getattr(obj, "offset", 0.0)
+    lead = getattr(obj, "warning_lead", None)
+    out["warning_lead"] = float("inf") if lead is None else lead
+    for name in ("period", "offset", "warning_lead"):
+        value = getattr(obj, "offset", 0.0) if name == "offset" else out[name]
+        positive = name != "offset"
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or (
-                name == "period" and not value > 0):
+                positive and not value > 0):
             raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
-                              f"a number of seconds, {'> 0 (None: no ticks)' if name == 'period' else '>= 0'}")
-        out[name] = kind(value)
+                              f"a number of seconds, {'> 0 (None: never)' if positive else '>= 0'}")
+        out[name] = float(value)
     for name in ("job_ends", "failure_times", "needs_failures", "stateless_queue_only"):
         value = getattr(obj, name, False)
         if not isinstance(value, bool):
@@ -164,6 +167,9 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
         out[name] = value
     if out["period"] != float("inf"):
         _method(obj, "on_tick", ("view",), f"period = {out['period']!r}")
+    if out["warning_lead"] != float("inf"):
+        _method(obj, "on_warning", ("view", "node", "time"),
+                f"warning_lead = {out['warning_lead']!r}")
     if out["job_ends"]:
         _method(obj, "on_job_end", ("view", "job"), "job_ends = True")
     for m in getattr(obj, "metrics", ()):
@@ -173,14 +179,23 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
     return out
 
 
+class DecisionError(TypeError):
+    """A strategy's answer that is not a list of decisions."""
+
+
 def decisions(result: Any) -> List[tuple]:
     """The decisions a strategy returned as (kind, a, b, c, overhead) tuples: kind 0 hold,
-    1 move, 2 release. Raises TypeError naming what is not a decision."""
+    1 move, 2 release. Raises DecisionError naming what is not a decision."""
     from . import Hold, Move, Release
     if result is None:
         return []
+    try:
+        items = list(result)
+    except TypeError:
+        raise DecisionError(f"{result!r}, which is not a list of decisions "
+                            "(faultsweep_policy.Move, Hold or Release)") from None
     out = []
-    for d in result:
+    for d in items:
         if isinstance(d, Move):
             out.append((1, int(d.job), int(d.from_node), int(d.to_node), float(d.overhead)))
         elif isinstance(d, Hold):
@@ -188,5 +203,6 @@ def decisions(result: Any) -> List[tuple]:
         elif isinstance(d, Release):
             out.append((2, -1, int(d.node), -1, 0.0))
         else:
-            raise TypeError(f"{d!r} is not a decision (faultsweep_policy.Move, Hold or Release)")
+            raise DecisionError(f"{d!r} in its list, which is not a decision "
+                                "(faultsweep_policy.Move, Hold or Release)")
     return out

@@ -169,6 +169,25 @@ check "the refusal names the rule" grep -Eq \
   "Python strategy Bad \(bad_move.py\) at simulated time [0-9.e+]+ s: on_tick\(\) returned a decision the engine refuses: Move\([0-9]+, [0-9]+, [0-9]+, 0\): node [0-9]+ is neither idle nor spare" \
   "$WORK/bad_move.err"
 
+# on_warning: moving the process off a node a minute before it fails spares the job.
+printf '%s\n' 'import numpy as np' 'import faultsweep_policy as fp' 'class Dodge(fp.Strategy):' \
+  '    warning_lead = 60' '    def on_warning(self, view, node, time):' \
+  '        job, idle = int(view.owner[node]), np.flatnonzero(view.free)' \
+  '        if job < 0 or not view.job(job).running or len(idle) == 0: return []' \
+  '        return [fp.Move(job, node, int(idle[0]), 30.0)]' >"$WORK/dodge.py"
+sed -e "s|^strategy = .*|strategy = { python = \"dodge.py\", class = \"Dodge\" }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/dodge.toml"
+sed -e '/^strategy = /d' -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/nostrat.toml"
+for v in dodge nostrat; do
+  run_fs "$v" run "$WORK/$v.toml" --out "$WORK/$v.h5" -q
+  expect_rc "$v runs" 0 "$v"
+done
+check "on_warning moves processes and fewer jobs are hit" /usr/bin/python3 -c "
+import h5py, sys
+d, n = (h5py.File(f)['results'] for f in sys.argv[1:])
+sys.exit(not (d['migrations'][...].min() > 0 and d['job_failures'][...].sum() < n['job_failures'][...].sum()))
+" "$WORK/dodge.h5" "$WORK/nostrat.h5"
+
 section "SIGTERM while Python code runs stops the run (exit 75)"
 printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"
 sed -e 's|cool.py", class = "CoolNodes"|slow.py", class = "Slow"|' -e '/^\[axes\]/,$d' \

@@ -26,6 +26,10 @@ const ClusterView& cluster(const StrategyView& s) {
   return *s.v;
 }
 
+py::module_ api() {
+  return py::module_::import("faultsweep_policy._loader");
+}
+
 py::list metric_names() {
   py::list out;
   for (const MetricSpec& m : strategy_metrics()) out.append(m.name);
@@ -34,8 +38,7 @@ py::list metric_names() {
 
 py::object needs_of(const Spec& s, const py::object& instance) {
   try {
-    return py::module_::import("faultsweep_policy._loader")
-        .attr("strategy_needs")(instance, metric_names());
+    return api().attr("strategy_needs")(instance, metric_names());
   } catch (py::error_already_set& e) {
     rethrow_input(s, e);
   }
@@ -54,6 +57,7 @@ class PyStrategy final : public RuntimeStrategy {
     const py::dict d = needs_of(b_.spec, b_.instance);
     needs_.period_s = d["period"].cast<double>();
     needs_.offset_s = d["offset"].cast<double>();
+    needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
     needs_.failure_times = d["failure_times"].cast<bool>();
   }
@@ -66,6 +70,11 @@ class PyStrategy final : public RuntimeStrategy {
   void on_job_end(const ClusterView& v, std::int32_t job, Decisions& out) override {
     take(
         v, "on_job_end()", [&] { return b_.instance.attr("on_job_end")(b_.view_obj, job); }, out);
+  }
+  void on_warning(const ClusterView& v, const failures::FailureEvent& f, Decisions& out) override {
+    take(
+        v, "on_warning()",
+        [&] { return b_.instance.attr("on_warning")(b_.view_obj, f.node, f.time_s); }, out);
   }
   void report(MetricSink& sink) const override;
 
@@ -86,16 +95,13 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
   std::vector<Decision> ds;
   try {
     const py::object result = call();
-    for (const py::handle t : py::module_::import("faultsweep_policy._loader")
-                                  .attr("decisions")(result)
-                                  .cast<py::list>())
+    for (const py::handle t : api().attr("decisions")(result).cast<py::list>())
       ds.push_back({t[py::int_(0)].cast<int>(), t[py::int_(1)].cast<std::int64_t>(),
                     t[py::int_(2)].cast<std::int64_t>(), t[py::int_(3)].cast<std::int64_t>(),
                     t[py::int_(4)].cast<double>()});
   } catch (py::error_already_set& e) {
     b_.view->v = nullptr;
-    if (e.matches(PyExc_TypeError) &&
-        std::string(e.what()).find("is not a decision") != std::string::npos)
+    if (e.matches(api().attr("DecisionError")))
       refuse(b_.spec, v.now_s(),
              fmt::format("{} returned {}", what, py::str(e.value()).cast<std::string>()));
     fail_call(b_.spec, v.now_s(), e);
