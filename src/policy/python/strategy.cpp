@@ -87,11 +87,13 @@ class PyStrategy final : public RuntimeStrategy {
   StrategyNeeds needs_;
   std::vector<std::uint8_t> use_;  // node uses as the decisions so far leave them
   std::vector<std::int32_t> job_nodes_;
+  double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
 
 template <class Call>
 void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisions& out) {
   b_.view->v = &v;
+  last_call_s_ = v.now_s();
   std::vector<Decision> ds;
   try {
     const py::object result = call();
@@ -185,12 +187,12 @@ void PyStrategy::report(MetricSink& sink) const {
   try {
     values = b_.instance.attr("report")();
   } catch (py::error_already_set& e) {
-    fail_call(b_.spec, std::nan(""), e);
+    fail_call(b_.spec, last_call_s_, e);
   }
   const py::list declared = b_.instance.attr("metrics");
   for (const auto& [k, value] : values) {
     if (!declared.contains(k))
-      refuse(b_.spec, std::nan(""),
+      refuse(b_.spec, last_call_s_,
              fmt::format("report() gave metric {}, which its class attribute metrics does not "
                          "name",
                          py::repr(k).cast<std::string>()));
