@@ -169,6 +169,21 @@ check "the refusal names the rule" grep -Eq \
   "Python strategy Bad \(bad_move.py\) at simulated time [0-9.e+]+ s: on_tick\(\) returned a decision the engine refuses: Move\([0-9]+, [0-9]+, [0-9]+, 0\): node [0-9]+ is neither idle nor spare" \
   "$WORK/bad_move.err"
 
+# Spares held and released (job_ends); a hold that would leave the widest job no room is refused.
+printf '%s\n' 'import numpy as np' 'import faultsweep_policy as fp' 'class Spare(fp.Strategy):' \
+  '    period = 3600' '    job_ends = True' '    def on_tick(self, view):' \
+  '        idle = np.flatnonzero(view.free)' \
+  '        return [fp.Hold(int(n)) for n in idle[:2]] if view.spare_count == 0 and len(idle) > 4 else []' \
+  '    def on_job_end(self, view, job):' \
+  '        return [fp.Release(int(n)) for n in np.flatnonzero(view.state == 4)]' >"$WORK/spare.py"
+sed -e "s|^strategy = .*|strategy = { python = \"spare.py\", class = \"Spare\" }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/spare.toml"
+run_fs spare run "$WORK/spare.toml" --out "$WORK/spare.h5" -q
+expect_rc "a hold leaving too few nodes: exit 4" 4 spare
+check "the refusal names the rule" grep -Eq \
+  "Hold\([0-9]+\): the spares would leave [0-9]+ nodes, fewer than the widest job needs \([0-9]+\)" \
+  "$WORK/spare.err"
+check "replicas whose jobs fit ran with spares" grep -q "the 2 finished tasks are saved" "$WORK/spare.err"
 # on_warning: moving the process off a node a minute before it fails spares the job.
 printf '%s\n' 'import numpy as np' 'import faultsweep_policy as fp' 'class Dodge(fp.Strategy):' \
   '    warning_lead = 60' '    def on_warning(self, view, node, time):' \

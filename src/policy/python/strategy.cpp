@@ -82,11 +82,19 @@ class PyStrategy final : public RuntimeStrategy {
   template <class Call>
   void take(const ClusterView& v, const char* what, Call call, Decisions& out);
   void check(const ClusterView& v, const char* what, std::vector<Decision>& ds);
+  // The largest requested size of a job the machine can run, computed once.
+  int widest(const ClusterView& v) {
+    if (widest_ < 0)
+      for (const JobInfo& j : v.job_info())  // (a job wider than the machine is rejected)
+        if (j.size <= v.nodes()) widest_ = std::max(widest_, j.size);
+    return widest_;
+  }
 
   Bound<StrategyView> b_;
   StrategyNeeds needs_;
   std::vector<std::uint8_t> use_;  // node uses as the decisions so far leave them
   std::vector<std::int32_t> job_nodes_;
+  int widest_ = -1;
   double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
 
@@ -146,12 +154,20 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
   std::int64_t job = -1;
+  int holds = 0;
   for (const std::size_t i : order) {
     const Decision& d = ds[i];
     if (d.kind == 0) {
       const std::size_t n = node(d.a, "Hold:");
       if (!is(n, NodeUse::idle)) bad(fmt::format("Hold({}): a spare must be an idle node", n));
       use_[n] = static_cast<std::uint8_t>(NodeUse::spare);
+      // The queue never gets a spare: the widest job must still fit in the other nodes.
+      const int left = nodes - v.spare_count() - ++holds;
+      if (left < widest(v))
+        bad(
+            fmt::format("Hold({}): the spares would leave {} nodes, fewer than the widest job "
+                        "needs ({}): it could never start",
+                        n, left, widest(v)));
     } else if (d.kind == 2) {
       const std::size_t n = node(d.a, "Release:");
       if (!is(n, NodeUse::spare))
