@@ -5,6 +5,7 @@ A job file names a class of a ``.py`` file instead of a built-in policy::
     allocator = { python = "policies/cool_nodes.py", class = "CoolNodes", threshold = 3 }
     queue = { python = "policies/my_easy.py", class = "MyEasy" }
     moldable_size = { python = "policies/my_sizes.py", class = "MySizes" }
+    strategy = { python = "policies/my_strategy.py", class = "MyStrategy" }
 
 The other keys of the table are the policy's parameters: each must be declared, with its
 default, in the class attribute ``params``; the job's values (which may be swept axes) are in
@@ -25,8 +26,8 @@ from typing import Any, ClassVar, Dict, Sequence
 
 import numpy as np
 
-__all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "AllocationView", "QueueView",
-           "SizeView"]
+__all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "Strategy", "AllocationView",
+           "QueueView", "SizeView", "StrategyView", "Move", "Hold", "Release"]
 
 
 class Policy:
@@ -179,3 +180,123 @@ class SizeChooser(Policy):
         """Return the size the job starts with, 1 .. min(requested, free_nodes) (free_nodes if
         ``may_exceed_request``), or 0 to let it wait. Asked once per start, in queue order."""
         raise NotImplementedError
+
+
+class StrategyView:
+    """What a runtime strategy sees (the engine provides it; documented here for type hints).
+
+    Attributes:
+        now: simulated time (s).
+        nodes: machine size.
+        free_count: number of idle nodes.
+        spare_count: number of nodes held as spares.
+        free: bool array, one entry per node: idle now.
+        state: uint8 array, one entry per node: 0 idle, 1 busy, 2 held (its job waits for a
+            repair), 3 down, 4 spare (a copy).
+        owner: int32 array, one entry per node: the job on it, or -1 (a copy).
+        failures, last_failure, last_repair: as in ``AllocationView`` (no copy).
+        running: int32 array, the running and suspended jobs, by estimated end (a copy).
+        checkpoint_cost: the cost of one checkpoint (s).
+    """
+
+    now: float
+    nodes: int
+    free_count: int
+    spare_count: int
+    free: np.ndarray
+    state: np.ndarray
+    owner: np.ndarray
+    failures: np.ndarray
+    last_failure: np.ndarray
+    last_repair: np.ndarray
+    running: np.ndarray
+    checkpoint_cost: float
+
+    def failure_times(self, node: int) -> np.ndarray:
+        """float64 array, the times of every failure of ``node`` so far (no copy; the
+        strategy must declare ``failure_times = True``)."""
+        raise NotImplementedError
+
+    def job(self, job: int) -> "JobView":
+        """The running or suspended ``job``: an object with ``id``, ``size``, ``running``
+        (False: suspended), ``nodes`` (int32 array, no copy), ``estimate``, ``elapsed``,
+        ``progress``, ``exec_start``, ``waiting`` (s)."""
+        raise NotImplementedError
+
+
+class Move:
+    """Move the process of ``job`` on node ``from_node`` to the idle or spare node
+    ``to_node``. All moves of one job in a batch are applied together: the job keeps its work
+    and restarts on its new nodes after ``overhead`` s (the largest of its moves')."""
+
+    __slots__ = ("job", "from_node", "to_node", "overhead")
+
+    def __init__(self, job: int, from_node: int, to_node: int, overhead: float = 0.0) -> None:
+        self.job, self.from_node, self.to_node, self.overhead = job, from_node, to_node, overhead
+
+    def __repr__(self) -> str:
+        return f"Move({self.job}, {self.from_node}, {self.to_node}, {self.overhead})"
+
+
+class _NodeDecision:
+    """A decision about one node."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: int) -> None:
+        self.node = node
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.node})"
+
+
+class Hold(_NodeDecision):
+    """Hold the idle ``node`` as a spare: the queue never gets it until it is released."""
+
+    __slots__ = ()
+
+
+class Release(_NodeDecision):
+    """Give the spare ``node`` back to the queue (it becomes idle)."""
+
+    __slots__ = ()
+
+
+class Strategy(Policy):
+    """A runtime strategy: acts on the running cluster. It declares what it needs as class
+    attributes; the engine calls it back and applies the decisions it returns (a list of
+    ``Move``, ``Hold`` and ``Release``), applied holds first, then moves, then releases."""
+
+    #: Call ``on_tick`` at ``offset + k * period`` s, k = 0, 1, ... (None: never). A period
+    #: needs ``on_tick``.
+    period: ClassVar[Any] = None
+    offset: ClassVar[float] = 0.0
+    #: Call ``on_job_end`` after every job completes (needs ``on_job_end``).
+    job_ends: ClassVar[bool] = False
+    #: Call ``on_warning`` this many seconds before every failure the engine will inject (a
+    #: perfect predictor; at the failure's time minus the lead, or now if later; None: never).
+    warning_lead: ClassVar[Any] = None
+    #: Keep every failure time of every node (``view.failure_times``).
+    failure_times: ClassVar[bool] = False
+    #: Traits checked by ``faultsweep check``: it needs a failure process; it works only with
+    #: a queue that keeps no state between passes.
+    needs_failures: ClassVar[bool] = False
+    stateless_queue_only: ClassVar[bool] = False
+    #: Metrics it may report (``report``): names of the cluster model's strategy metrics.
+    metrics: ClassVar[Sequence[str]] = ()
+
+    def on_tick(self, view: StrategyView) -> Sequence[Any]:
+        """Every period: return the decisions (a list, empty for none)."""
+        raise NotImplementedError
+
+    def on_job_end(self, view: StrategyView, job: int) -> Sequence[Any]:
+        """After ``job`` completed: return the decisions."""
+        raise NotImplementedError
+
+    def on_warning(self, view: StrategyView, node: int, time: float) -> Sequence[Any]:
+        """``node`` will fail at ``time`` (s): return the decisions."""
+        raise NotImplementedError
+
+    def report(self) -> Dict[str, float]:
+        """At the end of a replica: {metric name: value} for the names in ``metrics``."""
+        return {}

@@ -15,13 +15,15 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from . import Allocator, Policy, QueuePolicy, SizeChooser
+from . import Allocator, Policy, QueuePolicy, SizeChooser, Strategy
 
 # kind -> (base class, method, the arguments after self)
 KINDS = {
     "allocator": (Allocator, "allocate", ("view", "count")),
     "queue": (QueuePolicy, "select", ("view",)),
     "moldable_size": (SizeChooser, "choose", ("view",)),
+    # A strategy's methods depend on what it asks for: checked by strategy_needs().
+    "strategy": (Strategy, None, ()),
 }
 
 _modules: Dict[str, Any] = {}
@@ -76,6 +78,19 @@ def load_module(path: str) -> Any:
     return module
 
 
+def _check_method(cls: type, base: type, method: str, args: tuple, kind: str) -> None:
+    """A PolicyError unless `cls` overrides base.<method> with a signature taking `args`."""
+    fn = getattr(cls, method, None)
+    if fn is None or fn is getattr(base, method, None) or not callable(fn):
+        raise PolicyError("class", f"{where(cls)}: class {cls.__name__} has no method "
+                          f"{method}(self, {', '.join(args)}) (every {kind} needs it)")
+    try:
+        inspect.signature(fn).bind(None, *args)
+    except TypeError as e:
+        raise PolicyError("class", f"{where(fn)}: {cls.__name__}.{method}{inspect.signature(fn)} cannot be "
+                          f"called as {method}(self, {', '.join(args)}): {e}") from None
+
+
 def load_class(path: str, class_name: str, kind: str, keys: List[str]) -> type:
     """The class, checked: it exists, has the kind's method with a matching signature and
     declares every parameter in `keys`."""
@@ -88,15 +103,8 @@ def load_class(path: str, class_name: str, kind: str, keys: List[str]) -> type:
                        if inspect.isclass(v) and v.__module__ == module.__name__)
         raise PolicyError("class", f"{path} has no class {class_name} (its classes: "
                           f"{', '.join(found) if found else 'none'})")
-    fn = getattr(cls, method, None)
-    if fn is None or fn is getattr(base, method, None) or not callable(fn):
-        raise PolicyError("class", f"{where(cls)}: class {class_name} has no method "
-                          f"{method}(self, {', '.join(args)}) (every {kind} needs it)")
-    try:
-        inspect.signature(fn).bind(None, *args)
-    except TypeError as e:
-        raise PolicyError("class", f"{where(fn)}: {class_name}.{method}{inspect.signature(fn)} cannot be "
-                          f"called as {method}(self, {', '.join(args)}): {e}") from None
+    if method is not None:
+        _check_method(cls, base, method, args, kind)
     declared = getattr(cls, "params", {})
     if not isinstance(declared, dict):
         raise PolicyError("class", f"{where(cls)}: {class_name}.params must be a dict of defaults")
@@ -126,3 +134,75 @@ def describe(exc: BaseException, tb: Any, path: str) -> str:
     if tb is not None:
         exc = exc.with_traceback(tb)
     return user_traceback(exc, os.path.abspath(path))
+
+
+def _method(obj: Any, name: str, args: tuple, why: str) -> None:
+    """A PolicyError unless the strategy overrides Strategy.<name> with a signature taking
+    `args`."""
+    _check_method(type(obj), Strategy, name, args, f"strategy that declares {why}")
+
+
+def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
+    """What a strategy instance asks of the engine (its class attributes, which __init__ may
+    override from its parameters), checked: a period needs on_tick, job_ends on_job_end, and
+    each of its metrics must be one of `metrics`."""
+    cls = type(obj)
+    period = getattr(obj, "period", None)
+    out: Dict[str, Any] = {"period": float("inf") if period is None else period}
+    lead = getattr(obj, "warning_lead", None)
+    out["warning_lead"] = float("inf") if lead is None else lead
+    for name in ("period", "offset", "warning_lead"):
+        value = getattr(obj, "offset", 0.0) if name == "offset" else out[name]
+        positive = name != "offset"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or (
+                positive and not value > 0):
+            raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
+                              f"a number of seconds, {'> 0 (None: never)' if positive else '>= 0'}")
+        out[name] = float(value)
+    for name in ("job_ends", "failure_times", "needs_failures", "stateless_queue_only"):
+        value = getattr(obj, name, False)
+        if not isinstance(value, bool):
+            raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
+                              "True or False")
+        out[name] = value
+    if out["period"] != float("inf"):
+        _method(obj, "on_tick", ("view",), f"period = {out['period']!r}")
+    if out["warning_lead"] != float("inf"):
+        _method(obj, "on_warning", ("view", "node", "time"),
+                f"warning_lead = {out['warning_lead']!r}")
+    if out["job_ends"]:
+        _method(obj, "on_job_end", ("view", "job"), "job_ends = True")
+    for m in getattr(obj, "metrics", ()):
+        if m not in metrics:
+            raise PolicyError("class", f"{where(cls)}: {cls.__name__}.metrics names {m!r}, which "
+                              f"is not a strategy metric (one of: {', '.join(metrics) or 'none'})")
+    return out
+
+
+class DecisionError(TypeError):
+    """A strategy's answer that is not a list of decisions."""
+
+
+def decisions(result: Any) -> List[tuple]:
+    """The decisions a strategy returned as (kind, a, b, c, overhead) tuples: kind 0 hold,
+    1 move, 2 release. Raises DecisionError naming what is not a decision."""
+    from . import Hold, Move, Release
+    if result is None:
+        return []
+    try:
+        items = list(result)
+    except TypeError:
+        raise DecisionError(f"{result!r}, which is not a list of decisions "
+                            "(faultsweep_policy.Move, Hold or Release)") from None
+    out = []
+    for d in items:
+        if isinstance(d, Move):
+            out.append((1, int(d.job), int(d.from_node), int(d.to_node), float(d.overhead)))
+        elif isinstance(d, Hold):
+            out.append((0, -1, int(d.node), -1, 0.0))
+        elif isinstance(d, Release):
+            out.append((2, -1, int(d.node), -1, 0.0))
+        else:
+            raise DecisionError(f"{d!r} in its list, which is not a decision "
+                                "(faultsweep_policy.Move, Hold or Release)")
+    return out

@@ -20,6 +20,7 @@ POLICIES = [
     ("cool_nodes.py", "CoolNodes", "allocator"),
     ("easy.py", "Easy", "queue"),
     ("free_size.py", "FreeSize", "moldable_size"),
+    ("preventive_migrate.py", "PreventiveMigrate", "strategy"),
 ]
 
 
@@ -36,7 +37,7 @@ def test_example_imports_and_derives_from_the_api(name, cls, kind):
 
     c = getattr(load(name), cls)
     base = {"allocator": fp.Allocator, "queue": fp.QueuePolicy,
-            "moldable_size": fp.SizeChooser}[kind]
+            "moldable_size": fp.SizeChooser, "strategy": fp.Strategy}[kind]
     assert issubclass(c, base)
     instance = c({}, np.random.default_rng(1))
     assert isinstance(instance.params, dict)
@@ -97,3 +98,27 @@ def test_the_documented_example_runs(tmp_path):
     assert r.returncode == 0, r.stderr
     with h5py.File(tmp_path / "spread.h5", "r") as f:
         assert (f["results/jobs"][...] == 100).all()
+
+
+def test_preventive_migrate_moves_the_riskiest_process_to_the_safest_idle_node():
+    class Job:
+        running = True
+        nodes = np.array([0, 1], dtype=np.int32)
+
+    class View:
+        now = 600.0
+        running = np.array([0], dtype=np.int32)
+        free = np.array([False, False, True, True])
+        times = {0: np.array([10.0, 30.0]), 1: np.array([]), 2: np.array([20.0]),
+                 3: np.array([])}
+
+        def job(self, j):
+            return Job()
+
+        def failure_times(self, n):
+            return self.times[n]
+
+    s = load("preventive_migrate.py").PreventiveMigrate({}, np.random.default_rng(1))
+    moves = s.on_tick(View())
+    assert [(m.job, m.from_node, m.to_node, m.overhead) for m in moves] == [(0, 0, 3, 300.0)]
+    assert s.report() == {"preventive_moves": 1}

@@ -199,9 +199,12 @@ const std::vector<ParamSpec>& ClusterModel::params() const {
         spec("strategy", ParamKind::string, "", std::nullopt,
              "runtime strategy acting on the running cluster (policy/strategy.hpp; default "
              "none): " +
-                 policy::choice_help(policy::strategies()),
+                 policy::choice_help(policy::strategies()) +
+                 "; or a Python class: { python = \"file.py\", class = \"Name\", <its "
+                 "parameters> } (docs/python-policies.md)",
              policy::choice_names(policy::strategies()));
     strategy.optional = true;
+    strategy.python = true;
     s.push_back(strategy);
     ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
                           "failure predictor read by a runtime strategy every interval: { "
@@ -260,7 +263,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     if (auto r = failures::trace_reading(p.sub("failures"), static_cast<int>(nodes), base_dir))
       report_read(p.str("failures.file"), r->summary);
   });
-  for (const char* key : {"queue", "allocator", "moldable_size"})
+  for (const char* key : {"queue", "allocator", "moldable_size", "strategy"})
     if (policy::names_python(p, key)) policy::validate_python(p, key, base_dir);
   if (!policy::names_python(p, "queue")) (void)policy::make_queue_policy(p.str("queue"));
   if (!policy::names_python(p, "allocator")) (void)policy::make_allocator(p.str("allocator"));
@@ -347,7 +350,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto queue = policy::make_point_queue(p, ctx);
   const auto allocator = policy::make_point_allocator(p, ctx);
   const auto sizes = policy::make_point_size_chooser(p, ctx);
-  const auto strategy = make_strategy(p);
+  const auto strategy = policy::make_point_strategy(p, ctx);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
   std::optional<sim::Recorder> recorder;
   if (ctx.record != 0 && ctx.records_out != nullptr) {

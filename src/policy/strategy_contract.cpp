@@ -38,6 +38,11 @@ void validate_strategy(const Params& p) {
   if (t.table_required && p.sub(table).values().empty())
     throw InputError(table, "(missing)", "required " + with + ": " + std::string(t.table_hint));
   if (t.validate != nullptr) t.validate(p);
+  check_strategy_traits(p, t, row.name);
+}
+
+void check_strategy_traits(const Params& p, const StrategyTraits& t, std::string_view name) {
+  const std::string with = "with strategy = \"" + std::string(name) + "\"";
   if (t.checkpoints_jobs && !(p.real("checkpoint_cost") > 0))
     throw InputError("checkpoint_cost", format_duration(p.real("checkpoint_cost")),
                      "must be > 0 " + with + " (it checkpoints jobs)");
@@ -51,7 +56,7 @@ void validate_strategy(const Params& p) {
   if (t.needs_failures && process == "none")
     throw InputError(
         "failures.process", "\"none\"",
-        "a failure process: strategy = \"" + std::string(row.name) + "\" predicts failures");
+        "a failure process: strategy = \"" + std::string(name) + "\" predicts failures");
   // (A Python queue is not checked: whether it keeps state is up to its class.)
   if (t.stateless_queue_only && p.has("queue") &&
       find_choice(queue_policies(), "queue", p.str("queue")).traits.keeps_state)

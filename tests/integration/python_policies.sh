@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Policies written in Python (examples/policies/): the ports of first fit, round robin and EASY
 # give /results and /summary identical to the built-in policies on golden jobs (moldable jobs,
-# failure rules, checkpoints); a Python policy with random choices gives identical results on
+# failure rules, checkpoints), the port of the preventive_migrate strategy to the built-in one
+# (also on 2 ranks); a Python policy with random choices gives identical results on
 # 1, 2 and 3 ranks and after kill -9 + --resume; a changed policy source blocks --resume; an
 # exception, a refused decision and a stop while Python code runs end the run as documented.
 set -euo pipefail
@@ -128,6 +129,79 @@ bad no_room queue 'return list(range(len(view.waiting)))' \
   "select\\(\\) starts jobs needing [0-9]+ nodes or more with [0-9]+ free \\(a job starts only on free nodes"
 bad too_big moldable_size 'return view.requested + 1' \
   "Python moldable_size Bad .*choose\\(\\) returned [0-9]+ for job [0-9]+ \\(requesting [0-9]+, [0-9]+ nodes free\\): a size must be 0 \\(wait\\) or 1 \\.\\. [0-9]+"
+
+section "Python runtime strategy = built-in preventive_migrate, bit for bit (1 and 2 ranks)"
+# Spatially concentrated failures (a few nodes fail again and again): processes do move.
+cat >"$WORK/pm-cpp.toml" <<TOML
+[sweep]
+model = "cluster"
+seed = 5
+replicas = 3
+[params]
+nodes = 48
+workload = { source = "fars", jobs = 150, mean_interarrival = "10min", mean_runtime = "3h", mean_size = 8 }
+failures = { process = "zhang", shape = 0.85, scale = "1h", W = 2, alpha = 0.99, downtime = "2min" }
+strategy = "preventive_migrate"
+preventive = { interval = "10min", window = "1h" }
+TOML
+sed -e "s|^strategy = .*|strategy = { python = \"$POL/preventive_migrate.py\", class = \"PreventiveMigrate\", interval = 600, window = 3600 }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/pm-py.toml"
+run_fs pm-cpp run "$WORK/pm-cpp.toml" --out "$WORK/pm-cpp.h5" -q
+expect_rc "preventive_migrate (C++) runs" 0 pm-cpp
+run_fs pm-py run "$WORK/pm-py.toml" --out "$WORK/pm-py.h5" -q
+expect_rc "preventive_migrate (Python) runs" 0 pm-py
+moves=$(/usr/bin/python3 -c "import h5py,sys; print(int(h5py.File(sys.argv[1])['results/preventive_moves'][...].sum()))" "$WORK/pm-cpp.h5")
+if [ "$moves" -gt 0 ]; then pass "the job moves processes ($moves)"; else fail "no process moved"; fi
+same_results "preventive_migrate: Python = built-in" "$WORK/pm-cpp.h5" "$WORK/pm-py.h5"
+run_mpi pm-py2 2 run "$WORK/pm-py.toml" --out "$WORK/pm-py2.h5" -q
+expect_rc "preventive_migrate (Python) on 2 ranks" 0 pm-py2
+same_results "preventive_migrate: Python on 2 ranks = built-in" "$WORK/pm-cpp.h5" "$WORK/pm-py2.h5"
+# A refused decision: a move onto a busy node.
+printf '%s\n' 'import faultsweep_policy as fp' 'class Bad(fp.Strategy):' '    period = 600' \
+  '    def on_tick(self, view):' '        busy = [int(j) for j in view.running if view.job(int(j)).size > 1 and view.job(int(j)).running]' \
+  '        if not busy: return []' '        a, b = view.job(busy[0]).nodes[:2]' \
+  '        return [fp.Move(busy[0], int(a), int(b))]' >"$WORK/bad_move.py"
+sed -e "s|^strategy = .*|strategy = { python = \"bad_move.py\", class = \"Bad\" }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/bad_move.toml"
+run_fs bad_move run "$WORK/bad_move.toml" --out "$WORK/bad_move.h5" -q
+expect_rc "a refused move: exit 4" 4 bad_move
+check "the refusal names the rule" grep -Eq \
+  "Python strategy Bad \(bad_move.py\) at simulated time [0-9.e+]+ s: on_tick\(\) returned a decision the engine refuses: Move\([0-9]+, [0-9]+, [0-9]+, 0\): node [0-9]+ is neither idle nor spare" \
+  "$WORK/bad_move.err"
+
+# Spares held and released (job_ends); a hold that would leave the widest job no room is refused.
+printf '%s\n' 'import numpy as np' 'import faultsweep_policy as fp' 'class Spare(fp.Strategy):' \
+  '    period = 3600' '    job_ends = True' '    def on_tick(self, view):' \
+  '        idle = np.flatnonzero(view.free)' \
+  '        return [fp.Hold(int(n)) for n in idle[:2]] if view.spare_count == 0 and len(idle) > 4 else []' \
+  '    def on_job_end(self, view, job):' \
+  '        return [fp.Release(int(n)) for n in np.flatnonzero(view.state == 4)]' >"$WORK/spare.py"
+sed -e "s|^strategy = .*|strategy = { python = \"spare.py\", class = \"Spare\" }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/spare.toml"
+run_fs spare run "$WORK/spare.toml" --out "$WORK/spare.h5" -q
+expect_rc "a hold leaving too few nodes: exit 4" 4 spare
+check "the refusal names the rule" grep -Eq \
+  "Hold\([0-9]+\): the spares would leave [0-9]+ nodes, fewer than the widest job needs \([0-9]+\)" \
+  "$WORK/spare.err"
+check "replicas whose jobs fit ran with spares" grep -q "the 2 finished tasks are saved" "$WORK/spare.err"
+# on_warning: moving the process off a node a minute before it fails spares the job.
+printf '%s\n' 'import numpy as np' 'import faultsweep_policy as fp' 'class Dodge(fp.Strategy):' \
+  '    warning_lead = 60' '    def on_warning(self, view, node, time):' \
+  '        job, idle = int(view.owner[node]), np.flatnonzero(view.free)' \
+  '        if job < 0 or not view.job(job).running or len(idle) == 0: return []' \
+  '        return [fp.Move(job, node, int(idle[0]), 30.0)]' >"$WORK/dodge.py"
+sed -e "s|^strategy = .*|strategy = { python = \"dodge.py\", class = \"Dodge\" }|" \
+  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/dodge.toml"
+sed -e '/^strategy = /d' -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/nostrat.toml"
+for v in dodge nostrat; do
+  run_fs "$v" run "$WORK/$v.toml" --out "$WORK/$v.h5" -q
+  expect_rc "$v runs" 0 "$v"
+done
+check "on_warning moves processes and fewer jobs are hit" /usr/bin/python3 -c "
+import h5py, sys
+d, n = (h5py.File(f)['results'] for f in sys.argv[1:])
+sys.exit(not (d['migrations'][...].min() > 0 and d['job_failures'][...].sum() < n['job_failures'][...].sum()))
+" "$WORK/dodge.h5" "$WORK/nostrat.h5"
 
 section "SIGTERM while Python code runs stops the run (exit 75)"
 printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"

@@ -15,11 +15,12 @@
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
+#include "faultsweep/policy/strategy.hpp"
 
 namespace faultsweep::policy {
 
-// True if the point's `key` ("queue", "allocator", "moldable_size") is a table naming a Python
-// class.
+// True if the point's `key` ("queue", "allocator", "moldable_size", "strategy") is a table naming a
+// Python class.
 bool names_python(const Params& point, std::string_view key);
 
 // Imports the file, finds the class, checks its method's signature and its parameters, and
@@ -35,5 +36,7 @@ std::vector<std::filesystem::path> python_policy_files(const Params& point,
 std::unique_ptr<QueuePolicy> make_point_queue(const Params& point, const RunContext& ctx);
 std::unique_ptr<Allocator> make_point_allocator(const Params& point, const RunContext& ctx);
 std::unique_ptr<SizeChooser> make_point_size_chooser(const Params& point, const RunContext& ctx);
+// The point's runtime strategy: a registry row or a fresh Python instance.
+std::unique_ptr<RuntimeStrategy> make_point_strategy(const Params& point, const RunContext& ctx);
 
 }  // namespace faultsweep::policy

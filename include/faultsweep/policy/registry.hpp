@@ -78,6 +78,8 @@ const Choice<StrategyFactory, StrategyTraits>& strategy_row(const Params& point)
 // Everything the point's strategy row asks of the point (its table, predictor, failure
 // process, checkpoint cost, queue), as InputErrors naming the key.
 void validate_strategy(const Params& point);
+// The checks of validate_strategy that a strategy's traits ask for; `name` names it in errors.
+void check_strategy_traits(const Params& point, const StrategyTraits& t, std::string_view name);
 // The strategies' own tables (each once, in row order; the help names the strategies that read
 // it) and metrics (each once, in row order).
 std::vector<ParamSpec> strategy_table_specs();

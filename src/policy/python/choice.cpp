@@ -20,6 +20,7 @@ namespace python {
 std::unique_ptr<Allocator> make_allocator(Spec spec, const RunContext& ctx);
 std::unique_ptr<QueuePolicy> make_queue(Spec spec, const RunContext& ctx);
 std::unique_ptr<SizeChooser> make_size_chooser(Spec spec, const RunContext& ctx);
+std::unique_ptr<RuntimeStrategy> make_strategy(Spec spec, const RunContext& ctx);
 }  // namespace python
 
 bool names_python(const Params& point, std::string_view key) {
@@ -67,8 +68,9 @@ py::module_ loader() {
   return py::module_::import("faultsweep_policy._loader");
 }
 
-// A PolicyError(field, message) of the loader as an InputError on key.field.
-[[noreturn]] void rethrow_input(const Spec& s, py::error_already_set& e) {
+}  // namespace
+
+void rethrow_input(const Spec& s, py::error_already_set& e) {
   const py::tuple args = e.value().attr("args");
   if (e.matches(loader().attr("PolicyError")) && py::len(args) == 2) {
     const std::string field = args[0].cast<std::string>();
@@ -79,8 +81,6 @@ py::module_ loader() {
   }
   throw InputError(s.key + ".python", "\"" + s.file_text + "\"", e.what());
 }
-
-}  // namespace
 
 py::object load_class(const Spec& s) {
   py::list keys;
@@ -132,13 +132,15 @@ void validate_python(const Params& point, std::string_view key,
   const python::py::object cls = python::load_class(s);
   RunContext ctx;
   ctx.base_dir = base_dir;
-  (void)python::make_instance(s, cls, ctx);  // its __init__ runs here, before any output
+  // Its __init__ runs here, before any output.
+  const python::py::object instance = python::make_instance(s, cls, ctx);
+  if (key == "strategy") python::check_strategy(s, instance, point);
 }
 
 std::vector<std::filesystem::path> python_policy_files(const Params& point,
                                                        const std::filesystem::path& base_dir) {
   std::vector<std::filesystem::path> out;
-  for (const char* key : {"queue", "allocator", "moldable_size"})
+  for (const char* key : {"queue", "allocator", "moldable_size", "strategy"})
     if (names_python(point, key) && point.has(std::string(key) + ".python")) {
       const std::filesystem::path f(point.str(std::string(key) + ".python"));
       out.push_back(f.is_absolute() ? f : base_dir / f);
@@ -163,6 +165,11 @@ namespace faultsweep::policy {
 std::unique_ptr<SizeChooser> make_point_size_chooser(const Params& point, const RunContext& ctx) {
   if (!names_python(point, "moldable_size")) return make_point_size_chooser(point);
   return python::make_size_chooser(python::spec_of(point, "moldable_size", ctx.base_dir), ctx);
+}
+
+std::unique_ptr<RuntimeStrategy> make_point_strategy(const Params& point, const RunContext& ctx) {
+  if (!names_python(point, "strategy")) return strategy_row(point).make(point);
+  return python::make_strategy(python::spec_of(point, "strategy", ctx.base_dir), ctx);
 }
 
 }  // namespace faultsweep::policy

@@ -52,6 +52,10 @@ py::object load_class(const Spec& s);
 // A fresh instance for one replica, its numpy generator seeded from the task's stream.
 py::object make_instance(const Spec& s, const py::object& cls, const RunContext& ctx);
 
+// A PolicyError(field, message) of the loader as an InputError on key.field; any other error
+// as an InputError on key.python.
+[[noreturn]] void rethrow_input(const Spec& s, py::error_already_set& e);
+
 // An exception the policy raised during a run: a runtime error (exit 4) naming the policy,
 // the simulated time and the traceback.
 [[noreturn]] void fail_call(const Spec& s, double now_s, py::error_already_set& e);
@@ -135,5 +139,9 @@ void def_node_arrays(py::class_<V>& c, Free free_of, History history_of) {
 void bind_allocator_view(py::module_& m);
 void bind_size_view(py::module_& m);
 void bind_queue_view(py::module_& m);
+void bind_strategy_view(py::module_& m);
+
+// A strategy instance's needs and traits checked against the point (validate_python).
+void check_strategy(const Spec& s, const py::object& instance, const Params& point);
 
 }  // namespace faultsweep::policy::python

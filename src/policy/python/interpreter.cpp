@@ -12,6 +12,7 @@ PYBIND11_EMBEDDED_MODULE(_faultsweep_engine, m) {
   faultsweep::policy::python::bind_allocator_view(m);
   faultsweep::policy::python::bind_queue_view(m);
   faultsweep::policy::python::bind_size_view(m);
+  faultsweep::policy::python::bind_strategy_view(m);
 }
 
 namespace faultsweep::policy::python {

@@ -6,4 +6,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/python/allocator.cpp
   src/policy/python/queue.cpp
   src/policy/python/size_chooser.cpp
+  src/policy/python/strategy.cpp
 )
