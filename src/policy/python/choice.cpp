@@ -59,8 +59,11 @@ namespace {
 
 py::dict dict_of(const Params& p) {
   py::dict d;
-  for (const auto& [k, v] : p.values())
-    std::visit([&](const auto& x) { d[py::str(k)] = py::cast(x); }, v);
+  // No structured binding: clang 14 (the fuzz build) refuses one captured by a lambda.
+  for (const auto& entry : p.values()) {
+    const auto& key = entry.first;
+    std::visit([&](const auto& x) { d[py::str(key)] = py::cast(x); }, entry.second);
+  }
   return d;
 }
 
