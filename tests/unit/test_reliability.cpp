@@ -82,6 +82,10 @@ TEST_CASE("Fits refuse samples without an MLE and times that are not failures", 
   CHECK_THROWS_AS(fit_mle(Law::gamma, {5.0, 5.0}), InputError);
   CHECK_THROWS_AS(fit_mle(Law::lognormal, {5.0, 5.0}), InputError);
   CHECK_THROWS_AS(fit_mle(Law::weibull, {1.0, 2.0}, {-1.0}), InputError);
+  // Two failures and three units still up after 1e300 s: the Weibull scale, 1e300 times
+  // (sum t^k / r)^(1/k) with k near 0.002, is beyond a double; no finite MLE, so an input error
+  // rather than a distribution that cannot be built.
+  CHECK_THROWS_AS(fit_mle(Law::weibull, {100.0, 150.0}, {1e300, 1e300, 1e300}), InputError);
   // One failure time: the exponential exists (mean = the time), with SE = mean.
   const Fit one = fit_mle(Law::exponential, {42.0});
   CHECK(one.p1 == 42.0);
