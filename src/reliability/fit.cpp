@@ -319,9 +319,9 @@ Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<doub
   // Times near the largest double can put the maximum beyond it (a Weibull scale of
   // tmax * (sum t^k / r)^(1/k) with k near 0): no finite MLE, as for a degenerate sample.
   if (!valid_params(law, f.p1, f.p2))
-    throw InputError("failure times", fmt::format("{} values", failures.size()),
-                     fmt::format("a sample whose {} MLE is finite (got {}, {})", law_name(law),
-                                 f.p1, f.p2));
+    throw InputError(
+        "failure times", fmt::format("{} values", failures.size()),
+        fmt::format("a sample whose {} MLE is finite (got {}, {})", law_name(law), f.p1, f.p2));
   if (output == FitOutput::estimates) {
     f.log_likelihood = f.se1 = f.se2 = kNaN;
     return f;
