@@ -10,16 +10,9 @@
 # give the same /results (they are ports of the same policies).
 # Usage: [FAULTSWEEP_DATA=/path/to/data] [ROUNDS=3] bash bench/bench_python.sh [faultsweep binary]
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${1:-$here/build/faultsweep}"
-data="${FAULTSWEEP_DATA:-/work/shared/data}"
-swf="$data/workloads/SDSC-SP2-1998-4.2-cln.swf.gz"
-rounds="${ROUNDS:-3}"
-[ -r "$swf" ] || { echo "bench_python: no $swf (set FAULTSWEEP_DATA)"; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+default_rounds=3
+source "$(dirname "$0")/sdsc_sp2.sh"
 pol="$here/examples/policies"
-jobs=54034
 
 declare -A queue=([a]='"easy"' [b]='"easy"' [c]="{ python = \"$pol/easy.py\", class = \"Easy\" }")
 declare -A alloc=([a]='"first_fit"' [b]="{ python = \"$pol/first_fit.py\", class = \"FirstFit\" }"
