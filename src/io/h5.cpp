@@ -1,5 +1,7 @@
 #include "faultsweep/io/h5.hpp"
 
+#include "deflate_chunks.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -107,7 +109,7 @@ Handle make_dataset(hid_t parent, const std::string& name, hid_t type,
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   hsize_t total = 1;
   for (hsize_t d : dims) total *= d;
-  if (total >= 4096) {  // chunk and compress larger tables (/results, /runs)
+  if (total >= 4096) {  // chunk and compress larger tables (/results, /runs): write_deflated
     std::vector<hsize_t> chunk = dims;
     if (chunk.size() == 2)
       chunk[0] =
@@ -303,7 +305,8 @@ void write_doubles(hid_t parent, const std::string& name, const std::vector<doub
                    const std::vector<hsize_t>& dims, const std::string& file) {
   FS_CHECK(count(dims) == data.size(), "dataset size mismatch for " + name);
   Handle d = make_dataset(parent, name, H5T_IEEE_F64LE, dims, file);
-  if (!data.empty())
+  if (!data.empty() && !(H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
+                         write_deflated(d.id(), data.data(), dims, sizeof(double), name, file)))
     check_err(H5Dwrite(d.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
               "H5Dwrite", name, file);
 }
@@ -312,7 +315,7 @@ void write_u8(hid_t parent, const std::string& name, const std::vector<std::uint
               const std::vector<hsize_t>& dims, const std::string& file) {
   FS_CHECK(count(dims) == data.size(), "dataset size mismatch for " + name);
   Handle d = make_dataset(parent, name, H5T_STD_U8LE, dims, file);
-  if (!data.empty())
+  if (!data.empty() && !write_deflated(d.id(), data.data(), dims, 1, name, file))
     check_err(H5Dwrite(d.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
               "H5Dwrite", name, file);
 }

@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <libdeflate.h>
-
 #include <algorithm>
 #include <memory>
 #include <new>
 
+#include "deflate_chunks.hpp"
 #include "faultsweep/io/h5.hpp"
 
 namespace faultsweep::io {
@@ -87,8 +86,7 @@ void shuffle(const unsigned char* in, unsigned char* out, std::size_t rows, std:
 
 // Writes the rows chunk by chunk as the filter pipeline would: packed rows (the last chunk
 // padded with zero rows), byte-shuffled by row size (HDF5's shuffle filter), then a zlib stream
-// (its deflate filter), handed to the library by H5Dwrite_chunk. libdeflate makes the same
-// format as zlib in about a third of the time, which is most of what recording costs.
+// (its deflate filter), stored as it is (DeflateChunks).
 void write_chunks(hid_t d, const unsigned char* rows, std::size_t n, std::size_t row_size,
                   const std::vector<Packed>& layout, std::size_t disk_size, std::size_t chunk,
                   const std::string& name, const std::string& file) {
@@ -96,11 +94,7 @@ void write_chunks(hid_t d, const unsigned char* rows, std::size_t n, std::size_t
   // Not zeroed: every byte is written before it is read (the rows, then the padding).
   const std::unique_ptr<unsigned char[]> packed(new unsigned char[bytes]);
   const std::unique_ptr<unsigned char[]> shuffled(new unsigned char[bytes]);
-  std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> z(
-      libdeflate_alloc_compressor(kLevel), libdeflate_free_compressor);
-  if (!z) throw std::bad_alloc();
-  const std::size_t bound = libdeflate_zlib_compress_bound(z.get(), bytes);
-  const std::unique_ptr<unsigned char[]> out(new unsigned char[bound]);
+  DeflateChunks z(kLevel, bytes);
   for (std::size_t first = 0; first < n; first += chunk) {
     const std::size_t count = std::min(chunk, n - first);
     std::fill(packed.get() + count * disk_size, packed.get() + bytes, 0);
@@ -110,11 +104,8 @@ void write_chunks(hid_t d, const unsigned char* rows, std::size_t n, std::size_t
       for (const Packed& p : layout) copy_field(dst + p.to, src + p.from, p.size);
     }
     shuffle(packed.get(), shuffled.get(), chunk, disk_size);
-    const std::size_t size =
-        libdeflate_zlib_compress(z.get(), shuffled.get(), bytes, out.get(), bound);
-    if (size == 0) throw H5Error(fmt::format("{}: compressing /{} failed", file, name));
     const hsize_t offset = first;
-    ok(H5Dwrite_chunk(d, H5P_DEFAULT, 0, &offset, size, out.get()), "H5Dwrite_chunk", name, file);
+    z.write(d, &offset, shuffled.get(), bytes, name, file);
   }
 }
 

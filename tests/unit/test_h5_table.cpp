@@ -2,6 +2,7 @@
 // read back through HDF5's own filter pipeline (what h5py, pandas and h5dump do) to the same rows.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -77,4 +78,31 @@ TEST_CASE("h5 tables: shuffled and deflated chunks read back through HDF5's filt
       CHECK(H5Dget_storage_size(d.id()) < n * 21 / 2);
     }
   }
+}
+
+TEST_CASE("h5 arrays: large arrays are deflated chunk by chunk and read back unchanged", "[io]") {
+  const testing::TempDir dir("h5arrays");
+  const auto path = dir.path() / "a.h5";
+  // 2-D: chunks of 65536 / 3 rows, the last one partial; 1-D: two chunks of 65536 and a partial.
+  const std::vector<hsize_t> dims2{70001, 3}, dims1{140000};
+  std::vector<double> a2(70001 * 3), a1(140000);
+  for (std::size_t i = 0; i < a2.size(); ++i) a2[i] = std::sqrt(static_cast<double>(i));
+  for (std::size_t i = 0; i < a1.size(); ++i) a1[i] = static_cast<double>(i % 977) * 0.5;
+  std::vector<std::uint8_t> u(140000);
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = static_cast<std::uint8_t>(i * 7);
+  {
+    io::File f = io::File::create(path);
+    io::write_doubles(f.id(), "a2", a2, dims2, path.string());
+    io::write_doubles(f.id(), "a1", a1, dims1, path.string());
+    io::write_u8(f.id(), "u", u, dims1, path.string());
+    f.close();
+  }
+  io::File f = io::File::open_read(path);
+  std::vector<hsize_t> d;
+  CHECK(io::read_doubles(f.id(), "a2", d, path.string()) == a2);
+  CHECK(d == dims2);
+  CHECK(io::read_doubles(f.id(), "a1", d, path.string()) == a1);
+  CHECK(io::read_u8(f.id(), "u", d, path.string()) == u);
+  const io::Handle ds(H5Dopen2(f.id(), "a1", H5P_DEFAULT), H5Dclose);
+  CHECK(H5Dget_storage_size(ds.id()) < a1.size() * sizeof(double) / 4);  // 977 distinct values
 }

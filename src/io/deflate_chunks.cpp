@@ -1,0 +1,70 @@
+#include "deflate_chunks.hpp"
+
+#include <fmt/format.h>
+#include <libdeflate.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "faultsweep/io/h5.hpp"
+
+namespace faultsweep::io {
+
+DeflateChunks::DeflateChunks(int level, std::size_t chunk_bytes)
+    : z_(libdeflate_alloc_compressor(level)) {
+  if (z_ == nullptr) throw std::bad_alloc();
+  bound_ = libdeflate_zlib_compress_bound(z_, chunk_bytes);
+  out_.reset(new unsigned char[bound_]);  // not zeroed: written before it is read
+}
+
+DeflateChunks::~DeflateChunks() {
+  libdeflate_free_compressor(z_);
+}
+
+void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* bytes,
+                          std::size_t size, const std::string& name, const std::string& file) {
+  const std::size_t n = libdeflate_zlib_compress(z_, bytes, size, out_.get(), bound_);
+  if (n == 0) throw H5Error(fmt::format("{}: compressing /{} failed", file, name));
+  if (H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, n, out_.get()) < 0)
+    throw H5Error(fmt::format("{}: H5Dwrite_chunk failed for /{}", file, name));
+}
+
+bool write_deflated(hid_t d, const void* data, const std::vector<hsize_t>& dims,
+                    std::size_t elem_bytes, const std::string& name, const std::string& file) {
+  const Handle dcpl(H5Dget_create_plist(d), H5Pclose);
+  if (dims.empty() || dims.size() > 2 || H5Pget_layout(dcpl.id()) != H5D_CHUNKED ||
+      H5Pget_nfilters(dcpl.id()) != 1)
+    return false;
+  unsigned flags = 0, level = 0;
+  std::size_t nvalues = 1;
+  if (H5Pget_filter2(dcpl.id(), 0, &flags, &nvalues, &level, 0, nullptr, nullptr) !=
+          H5Z_FILTER_DEFLATE ||
+      nvalues < 1)
+    return false;
+  hsize_t chunk[2] = {0, 0};
+  if (H5Pget_chunk(dcpl.id(), 2, chunk) != static_cast<int>(dims.size()) ||
+      (dims.size() == 2 && chunk[1] != dims[1]))
+    return false;  // chunks that are not whole rows
+  const std::size_t row_bytes = elem_bytes * (dims.size() == 2 ? dims[1] : 1);
+  const std::size_t chunk_rows = chunk[0];
+  const std::size_t bytes = chunk_rows * row_bytes;
+  const auto* rows = static_cast<const unsigned char*>(data);
+  DeflateChunks z(static_cast<int>(level), bytes);
+  std::vector<unsigned char> last;
+  for (hsize_t first = 0; first < dims[0]; first += chunk_rows) {
+    const hsize_t offset[2] = {first, 0};
+    const std::size_t count = std::min<std::size_t>(chunk_rows, dims[0] - first);
+    const unsigned char* block = rows + first * row_bytes;
+    if (count < chunk_rows) {  // the last chunk, padded with zero rows
+      last.assign(bytes, 0);
+      std::memcpy(last.data(), block, count * row_bytes);
+      block = last.data();
+    }
+    z.write(d, offset, block, bytes, name, file);
+  }
+  return true;
+}
+
+}  // namespace faultsweep::io
