@@ -27,8 +27,8 @@ void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* b
                           std::size_t size, const std::string& name, const std::string& file) {
   const std::size_t n = libdeflate_zlib_compress(z_, bytes, size, out_.get(), bound_);
   if (n == 0) throw H5Error(fmt::format("{}: compressing /{} failed", file, name));
-  if (H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, n, out_.get()) < 0)
-    throw H5Error(fmt::format("{}: H5Dwrite_chunk failed for /{}", file, name));
+  check_call(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, n, out_.get()), "H5Dwrite_chunk", name,
+             file);
 }
 
 bool write_deflated(hid_t d, const void* data, const std::vector<hsize_t>& dims,

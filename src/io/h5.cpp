@@ -143,6 +143,10 @@ hsize_t count(const std::vector<hsize_t>& dims) {
 
 }  // namespace
 
+void check_call(herr_t r, const char* call, const std::string& what, const std::string& file) {
+  check_err(r, call, what, file);
+}
+
 void set_verbose_errors(bool on) {
   verbose = on;
 }

@@ -13,7 +13,7 @@ namespace faultsweep::io {
 namespace {
 
 hid_t ok(hid_t id, const char* call, const std::string& name, const std::string& file) {
-  if (id < 0) throw H5Error(fmt::format("{}: {} failed for /{}", file, call, name));
+  check_call(id < 0 ? -1 : 0, call, name, file);  // HDF5's reason, e.g. a full disk
   return id;
 }
 

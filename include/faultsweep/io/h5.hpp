@@ -64,6 +64,10 @@ class File {
   std::string path_;
 };
 
+// Throws H5Error for a failed call (r < 0): the call, `what`, the file and the reason from
+// HDF5's error stack on one line (the whole stack with verbose errors).
+void check_call(herr_t r, const char* call, const std::string& what, const std::string& file);
+
 // Where errors say they happened: the file name is attached by the caller's context.
 Handle create_group(hid_t parent, const std::string& name, const std::string& file);
 Handle open_group(hid_t parent, const std::string& name, const std::string& file);
