@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_metric.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/cluster.hpp"
@@ -22,6 +23,7 @@
 #include "faultsweep/workload/swf.hpp"
 
 using namespace faultsweep;
+using faultsweep::testing::metric;
 
 namespace {
 
@@ -60,14 +62,6 @@ Params point(const Combo& c, int seed) {
   p.set("moldable_size", c.moldable_size);
   if (c.strategy != "none") p.set("strategy", c.strategy);
   return models::ClusterModel().with_defaults(std::move(p));
-}
-
-double metric(const std::vector<double>& out, const std::string& name) {
-  const auto& specs = models::ClusterModel().metrics();
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    if (specs[i].name == name) return out[i];
-  FAIL("no metric " << name);
-  return 0;
 }
 
 // The metrics the issue names, recomputed from the tables alone, in the engine's job order.

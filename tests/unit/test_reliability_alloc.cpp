@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "cluster_metric.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/models/cluster.hpp"
@@ -20,6 +21,7 @@
 #include "sim_support.hpp"
 
 using namespace faultsweep;
+using faultsweep::testing::metric;
 using policy::ReliabilityAllocator;
 using policy::ReliabilityMode;
 using reliability::OnlineLaw;
@@ -368,14 +370,6 @@ Params cluster_point(const std::string& allocator, const std::string& size) {
   p.set("ljras_threshold", 86400.0);
   p.set("ra_opt_recovery", 0.0);
   return p;
-}
-
-double metric(const std::vector<double>& out, const std::string& name) {
-  const auto& specs = models::ClusterModel().metrics();
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    if (specs[i].name == name) return out[i];
-  FAIL("no metric " << name);
-  return 0;
 }
 
 std::vector<double> run_point(const Params& p) {
