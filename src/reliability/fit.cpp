@@ -7,7 +7,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <numeric>
+#include <optional>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/distribution.hpp"
@@ -247,6 +249,55 @@ double log_likelihood(Law law, double p1, double p2, const std::vector<double>& 
   return std::isnan(ll) ? kNegInf : ll;
 }
 
+namespace {
+
+// Without censoring, the log-likelihood from the sample's sums: O(1) for the exponential, gamma
+// and lognormal, one exp per time for the Weibull (instead of a pdf and a log per time). Equal
+// to log_likelihood() up to rounding; the standard errors take ten evaluations.
+class UncensoredLogLikelihood {
+ public:
+  UncensoredLogLikelihood(Law law, const std::vector<double>& x) : law_(law) {
+    n_ = static_cast<double>(x.size());
+    logs_.reserve(x.size());
+    for (const double v : x) sum_x_ += v, logs_.push_back(std::log(v)), sum_log_ += logs_.back();
+    mean_log_ = sum_log_ / n_;
+    for (const double l : logs_) m2_log_ += (l - mean_log_) * (l - mean_log_);
+  }
+  double operator()(double p1, double p2) const {
+    if (!valid_params(law_, p1, p2)) return kNegInf;
+    double ll = kNaN;
+    switch (law_) {
+      case Law::exponential:  // mean p1
+        ll = -n_ * std::log(p1) - sum_x_ / p1;
+        break;
+      case Law::gamma:  // shape p1, scale p2
+        ll = (p1 - 1) * sum_log_ - sum_x_ / p2 - n_ * std::lgamma(p1) - n_ * p1 * std::log(p2);
+        break;
+      case Law::lognormal: {  // mu p1, sigma p2: sum (ln x - mu)^2 = m2 + n (mean ln x - mu)^2
+        const double d = mean_log_ - p1;
+        ll = -sum_log_ - n_ * std::log(p2) - 0.5 * n_ * std::log(2 * std::numbers::pi) -
+             (m2_log_ + n_ * d * d) / (2 * p2 * p2);
+        break;
+      }
+      case Law::weibull: {  // shape p1, scale p2
+        const double log_scale = std::log(p2);
+        double t = 0;  // sum (x / scale)^shape
+        for (const double l : logs_) t += std::exp(p1 * (l - log_scale));
+        ll = n_ * std::log(p1) - n_ * p1 * log_scale + (p1 - 1) * sum_log_ - t;
+        break;
+      }
+    }
+    return std::isnan(ll) ? kNegInf : ll;
+  }
+
+ private:
+  Law law_;
+  double n_ = 0, sum_x_ = 0, sum_log_ = 0, mean_log_ = 0, m2_log_ = 0;
+  std::vector<double> logs_;
+};
+
+}  // namespace
+
 Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<double>& censored,
             FitOutput output) {
   if (failures.empty())
@@ -268,8 +319,13 @@ Fit fit_mle(Law law, const std::vector<double>& failures, const std::vector<doub
   f.failures = static_cast<int>(failures.size());
   f.censored = static_cast<int>(s.cens.size());
   const double r = static_cast<double>(failures.size());
+  // With censoring, per time (the gamma's survival has no sum form); without, from the sums.
+  const std::optional<UncensoredLogLikelihood> sums =
+      s.cens.empty() && output == FitOutput::full
+          ? std::optional<UncensoredLogLikelihood>(std::in_place, law, failures)
+          : std::nullopt;
   const Objective ll = [&](double a, double b) {
-    return log_likelihood(law, a, b, failures, s.cens);
+    return sums ? (*sums)(a, b) : log_likelihood(law, a, b, failures, s.cens);
   };
   switch (law) {
     case Law::exponential:

@@ -30,21 +30,21 @@ std::vector<double> sorted_copy(std::vector<double> x) {
 }
 
 // Fits every law to an uncensored sample and tests it (K-S against the fitted law); `sorted` is
-// the sample in ascending order (the fits sum in the sample's own order).
-std::vector<LawFit> fit_all(const std::vector<double>& sample, const std::vector<double>& sorted) {
-  std::vector<LawFit> out;
-  out.reserve(all_laws().size());
-  for (const Law law : all_laws()) {
-    LawFit lf;
+// the sample in ascending order (the fits sum in the sample's own order). The laws on `threads`
+// threads (a large system's sample; 1 inside per-node work that is already on threads).
+std::vector<LawFit> fit_all(const std::vector<double>& sample, const std::vector<double>& sorted,
+                            unsigned threads = 1) {
+  std::vector<LawFit> out(all_laws().size());
+  parallel_for(out.size(), threads, [&](std::size_t l) {
+    LawFit& lf = out[l];
     try {
-      lf.fit = fit_mle(law, sample);
+      lf.fit = fit_mle(all_laws()[l], sample);
       lf.ks = ks_test_sorted(sorted, lf.fit);
       lf.ok = std::isfinite(lf.ks.p);
     } catch (const InputError&) {
       lf.ok = false;  // the MLE does not exist for this sample (e.g. all TTFs equal)
     }
-    out.push_back(lf);
-  }
+  });
   return out;
 }
 
@@ -94,7 +94,7 @@ void systems_of_k(SystemAnalysis& a, const FitLogOptions& o) {
       s.random = random;
       s.k = static_cast<int>(k);
       s.ttf = system_ttfs(times);  // Gottumukkala Fig. 4.1
-      if (s.ttf.size() >= 2) s.laws = fit_all(s.ttf, sorted_copy(s.ttf));
+      if (s.ttf.size() >= 2) s.laws = fit_all(s.ttf, sorted_copy(s.ttf), thread_count(o.threads));
       s.durbin_watson = durbin_watson(s.ttf);
       a.systems_of_k.push_back(std::move(s));
     }
@@ -110,32 +110,41 @@ void spearman_pairs(SystemAnalysis& a, const FitLogOptions& o) {
   for (const auto& n : a.nodes)
     if (n.ttf.size() >= 3) eligible.push_back(&n.ttf);
   const std::size_t e = eligible.size();
-  const auto pair = [&](std::size_t i, std::size_t j) {
-    const auto& x = *eligible[i];
-    const auto& y = *eligible[j];
-    const std::size_t m = std::min(x.size(), y.size());
-    const double r = spearman({x.begin(), x.begin() + m}, {y.begin(), y.begin() + m});
-    if (std::isfinite(r)) a.spearman.push_back(r);
-  };
   if (e < 2) return;
+  // The pairs first (all of them, or a seeded sample), then their coefficients on o.threads
+  // threads, kept in the pairs' order: the same values for any number of threads.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   if (e * (e - 1) / 2 <= kMaxSpearmanPairs) {
+    pairs.reserve(e * (e - 1) / 2);
     for (std::size_t i = 0; i < e; ++i)
-      for (std::size_t j = i + 1; j < e; ++j) pair(i, j);
-    return;
+      for (std::size_t j = i + 1; j < e; ++j)
+        pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
+  } else {
+    a.spearman_sampled = true;
+    Engine g =
+        make_stream(o.seed, 0, Purpose::locations, fmt::format("fit;system={};spearman", a.system));
+    const auto draw = [&](std::size_t n) {
+      return std::min(n - 1, static_cast<std::size_t>(uniform01(g) * static_cast<double>(n)));
+    };
+    pairs.reserve(kMaxSpearmanPairs);
+    for (std::size_t p = 0; p < kMaxSpearmanPairs; ++p) {
+      const std::size_t i = draw(e);
+      std::size_t j = draw(e - 1);
+      if (j >= i) ++j;  // j != i, uniform over the others
+      pairs.emplace_back(static_cast<std::uint32_t>(std::min(i, j)),
+                         static_cast<std::uint32_t>(std::max(i, j)));
+    }
   }
-  a.spearman_sampled = true;
-  Engine g =
-      make_stream(o.seed, 0, Purpose::locations, fmt::format("fit;system={};spearman", a.system));
-  const auto draw = [&](std::size_t n) {
-    return std::min(n - 1, static_cast<std::size_t>(uniform01(g) * static_cast<double>(n)));
-  };
-  a.spearman.reserve(kMaxSpearmanPairs);
-  for (std::size_t p = 0; p < kMaxSpearmanPairs; ++p) {
-    const std::size_t i = draw(e);
-    std::size_t j = draw(e - 1);
-    if (j >= i) ++j;  // j != i, uniform over the others
-    pair(std::min(i, j), std::max(i, j));
-  }
+  std::vector<double> r(pairs.size());
+  parallel_for(pairs.size(), thread_count(o.threads), [&](std::size_t p) {
+    const auto& x = *eligible[pairs[p].first];
+    const auto& y = *eligible[pairs[p].second];
+    const std::size_t m = std::min(x.size(), y.size());
+    r[p] = spearman({x.begin(), x.begin() + m}, {y.begin(), y.begin() + m});
+  });
+  a.spearman.reserve(r.size());
+  for (const double v : r)
+    if (std::isfinite(v)) a.spearman.push_back(v);
 }
 
 }  // namespace

@@ -200,6 +200,7 @@ TEST_CASE("fit: the per-node fits give the same bits on 1, 2 and 3 threads",
     CHECK(many.nodes_fitted == one.nodes_fitted);
     CHECK(many.best_count == one.best_count);
     CHECK(many.as_good_count == one.as_good_count);
+    CHECK(many.spearman == one.spearman);  // pairs computed on the threads, kept in order
     REQUIRE(many.nodes.size() == one.nodes.size());
     for (std::size_t i = 0; i < one.nodes.size(); ++i) {
       const NodeAnalysis &a = one.nodes[i], &b = many.nodes[i];
