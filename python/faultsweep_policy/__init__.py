@@ -282,6 +282,18 @@ class Strategy(Policy):
     #: a queue that keeps no state between passes.
     needs_failures: ClassVar[bool] = False
     stateless_queue_only: ClassVar[bool] = False
+    #: It reads the engine's failure predictor: the job must have a ``predictor`` table
+    #: (``{ precision = p, recall = r }``), and at a tick ``view.predicted`` holds the nodes the
+    #: predictor reports as going to fail before the next one. Needs a ``period``.
+    needs_predictor: ClassVar[bool] = False
+    #: With a predictor: each prediction covers ``predict_window`` s from its tick (None: the
+    #: period) and is made at every ``predict_every``-th tick from the first; the ticks in
+    #: between see an empty ``view.predicted``.
+    predict_window: ClassVar[Any] = None
+    predict_every: ClassVar[int] = 1
+    #: It asks running jobs to checkpoint (``Checkpoint``): the job's ``checkpoint_cost`` must be
+    #: > 0, and each such checkpoint costs it even with ``checkpoint = "none"``.
+    checkpoints_jobs: ClassVar[bool] = False
     #: Metrics it may report (``report``): names of the cluster model's strategy metrics.
     metrics: ClassVar[Sequence[str]] = ()
 

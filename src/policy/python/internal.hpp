@@ -13,6 +13,7 @@
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/policy/registry.hpp"
 
 namespace faultsweep::policy::python {
 
@@ -141,6 +142,8 @@ void bind_size_view(py::module_& m);
 void bind_queue_view(py::module_& m);
 void bind_strategy_view(py::module_& m);
 
+// The traits a strategy instance declares (its class attributes, as __init__ leaves them).
+StrategyTraits strategy_traits(const Spec& s, const py::object& instance);
 // A strategy instance's needs and traits checked against the point (validate_python).
 void check_strategy(const Spec& s, const py::object& instance, const Params& point);
 

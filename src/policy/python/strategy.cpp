@@ -44,6 +44,17 @@ py::object needs_of(const Spec& s, const py::object& instance) {
   }
 }
 
+// The traits the class declares (the loader has checked their types).
+StrategyTraits traits_of(const py::dict& d) {
+  StrategyTraits t;
+  t.needs_predictor = d["needs_predictor"].cast<bool>();
+  t.predictor_hint = "{ precision = p, recall = r } (what view.predicted reports at a tick)";
+  t.needs_failures = d["needs_failures"].cast<bool>();
+  t.checkpoints_jobs = d["checkpoints_jobs"].cast<bool>();
+  t.stateless_queue_only = d["stateless_queue_only"].cast<bool>();
+  return t;
+}
+
 // One decision as the loader gives it: (kind 0 hold | 1 move | 2 release, job, a, b, overhead).
 struct Decision {
   int kind;
@@ -60,6 +71,9 @@ class PyStrategy final : public RuntimeStrategy {
     needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
     needs_.failure_times = d["failure_times"].cast<bool>();
+    needs_.predict_window_s = d["predict_window"].cast<double>();
+    needs_.predict_every = d["predict_every"].cast<int>();
+    traits_ = traits_of(d);
   }
   std::string_view name() const override { return b_.name; }
   StrategyNeeds needs() const override { return needs_; }
@@ -92,6 +106,7 @@ class PyStrategy final : public RuntimeStrategy {
 
   Bound<StrategyView> b_;
   StrategyNeeds needs_;
+  StrategyTraits traits_;
   std::vector<std::uint8_t> use_;  // node uses as the decisions so far leave them
   std::vector<std::int32_t> job_nodes_;
   int widest_ = -1;
@@ -286,12 +301,12 @@ std::unique_ptr<RuntimeStrategy> make_strategy(Spec spec, const RunContext& ctx)
   return std::make_unique<PyStrategy>(std::move(spec), ctx);
 }
 
+StrategyTraits strategy_traits(const Spec& s, const py::object& instance) {
+  return traits_of(needs_of(s, instance));
+}
+
 void check_strategy(const Spec& s, const py::object& instance, const Params& point) {
-  const py::dict d = needs_of(s, instance);
-  StrategyTraits t;
-  t.needs_failures = d["needs_failures"].cast<bool>();
-  t.stateless_queue_only = d["stateless_queue_only"].cast<bool>();
-  check_strategy_traits(point, t, "python:" + s.class_name);
+  check_strategy_traits(point, strategy_traits(s, instance), "python:" + s.class_name);
 }
 
 }  // namespace faultsweep::policy::python
