@@ -199,16 +199,16 @@ class DecisionError(TypeError):
 
 
 def decisions(result: Any) -> List[tuple]:
-    """The decisions a strategy returned as (kind, a, b, c, overhead) tuples: kind 0 hold,
-    1 move, 2 release. Raises DecisionError naming what is not a decision."""
-    from . import Hold, Move, Release
+    """The decisions a strategy returned as (kind, job, a, b, overhead) tuples: kind 0 hold,
+    1 move, 2 release, 3 checkpoint. Raises DecisionError naming what is not a decision."""
+    from . import Checkpoint, Hold, Move, Release
     if result is None:
         return []
     try:
         items = list(result)
     except TypeError:
         raise DecisionError(f"{result!r}, which is not a list of decisions "
-                            "(faultsweep_policy.Move, Hold or Release)") from None
+                            "(faultsweep_policy.Move, Hold, Checkpoint or Release)") from None
     out = []
     for d in items:
         if isinstance(d, Move):
@@ -217,7 +217,9 @@ def decisions(result: Any) -> List[tuple]:
             out.append((0, -1, int(d.node), -1, 0.0))
         elif isinstance(d, Release):
             out.append((2, -1, int(d.node), -1, 0.0))
+        elif isinstance(d, Checkpoint):
+            out.append((3, int(d.job), -1, -1, 0.0))
         else:
             raise DecisionError(f"{d!r} in its list, which is not a decision "
-                                "(faultsweep_policy.Move, Hold or Release)")
+                                "(faultsweep_policy.Move, Hold, Checkpoint or Release)")
     return out

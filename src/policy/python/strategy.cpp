@@ -55,7 +55,8 @@ StrategyTraits traits_of(const py::dict& d) {
   return t;
 }
 
-// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release, job, a, b, overhead).
+// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint, job, a,
+// b, overhead).
 struct Decision {
   int kind;
   std::int64_t job, a, b;
@@ -96,6 +97,8 @@ class PyStrategy final : public RuntimeStrategy {
   template <class Call>
   void take(const ClusterView& v, const char* what, Call call, Decisions& out);
   void check(const ClusterView& v, const char* what, std::vector<Decision>& ds);
+  template <class Bad>
+  void check_checkpoint(const ClusterView& v, std::int64_t job, const Bad& bad);
   // The largest requested size of a job the machine can run, computed once.
   int widest(const ClusterView& v) {
     if (widest_ < 0)
@@ -109,6 +112,7 @@ class PyStrategy final : public RuntimeStrategy {
   StrategyTraits traits_;
   std::vector<std::uint8_t> use_;  // node uses as the decisions so far leave them
   std::vector<std::int32_t> job_nodes_;
+  std::vector<std::uint8_t> checkpointed_;  // per job: checkpointed in this batch
   int widest_ = -1;
   double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
@@ -140,11 +144,12 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
       out.moves.push_back(
           {static_cast<std::int32_t>(d.job), a, static_cast<std::int32_t>(d.b), d.overhead_s});
     if (d.kind == 2) out.release.push_back(a);
+    if (d.kind == 3) out.checkpoint.push_back(static_cast<std::int32_t>(d.job));
   }
 }
 
 // The engine's rules, in the order it applies a batch: holds, each job's moves (by job id, in
-// the strategy's order within a job), releases.
+// the strategy's order within a job), checkpoints, releases.
 void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decision>& ds) {
   if (ds.empty()) return;
   const int nodes = v.nodes();
@@ -164,7 +169,11 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
   std::vector<std::size_t> order(ds.size());
   std::iota(order.begin(), order.end(), 0);
   const auto rank = [&](std::size_t i) {
-    return ds[i].kind == 1 ? 1 + ds[i].job : ds[i].kind == 0 ? -1 : std::int64_t{1} << 40;
+    const std::int64_t last = std::int64_t{1} << 40;
+    return ds[i].kind == 1   ? 1 + ds[i].job
+           : ds[i].kind == 0 ? -1
+           : ds[i].kind == 3 ? last
+                             : last + 1;
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
@@ -183,6 +192,8 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
             fmt::format("Hold({}): the spares would leave {} nodes, fewer than the widest job "
                         "needs ({}): it could never start",
                         n, left, widest(v)));
+    } else if (d.kind == 3) {
+      check_checkpoint(v, d.job, bad);
     } else if (d.kind == 2) {
       const std::size_t n = node(d.a, "Release:");
       if (!is(n, NodeUse::spare))
@@ -211,6 +222,26 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
       *it = static_cast<std::int32_t>(to);
     }
   }
+  for (const Decision& d : ds)
+    if (d.kind == 3) checkpointed_[static_cast<std::size_t>(d.job)] = 0;
+}
+
+// A checkpoint is paid for (traits: checkpoint_cost > 0) and taken by a running job, once.
+template <class Bad>
+void PyStrategy::check_checkpoint(const ClusterView& v, std::int64_t job, const Bad& bad) {
+  const std::string c = fmt::format("Checkpoint({})", job);
+  if (!traits_.checkpoints_jobs)
+    bad(c +
+        ": the class does not declare checkpoints_jobs = True (which makes faultsweep check "
+        "that the job's checkpoint_cost is > 0)");
+  if (job < 0 || job >= static_cast<std::int64_t>(v.job_info().size())) bad(c + ": no such job");
+  if (!v.job(static_cast<std::int32_t>(job)).running)
+    bad(c +
+        ": only a running job can checkpoint (it is not submitted yet, queued, suspended or done)");
+  checkpointed_.resize(v.job_info().size());
+  if (checkpointed_[static_cast<std::size_t>(job)] != 0)
+    bad(c + ": a job checkpoints at most once per batch");
+  checkpointed_[static_cast<std::size_t>(job)] = 1;
 }
 
 void PyStrategy::report(MetricSink& sink) const {
@@ -270,6 +301,11 @@ void bind_strategy_view(py::module_& m) {
                                for (int n = 0; n < v.nodes(); ++n)
                                  a.mutable_data()[n] = v.node_owner(n);
                                return a;
+                             })
+      .def_property_readonly("predicted",
+                             [](py::object self) {
+                               const auto p = cluster(self.cast<const V&>()).predicted();
+                               return view_of(p.data(), p.size(), self);
                              })
       .def_property_readonly("running",
                              [](const V& s) {
