@@ -1,6 +1,7 @@
 """What a Python runtime strategy sees of the engine's predictor, on a tiny job."""
 
 import os
+import re
 import pathlib
 import subprocess
 
@@ -60,3 +61,40 @@ strategy = { python = "watch.py", class = "Watch" }
     r = subprocess.run([BIN, "run", "job.toml", "--out", "out.h5", "-q"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
+
+
+def test_the_loader_checks_the_prediction_needs():
+    import faultsweep_policy as fp
+    from faultsweep_policy import _loader
+
+    class Ticks(fp.Strategy):
+        period = 600
+        needs_predictor = checkpoints_jobs = True
+        predict_window, predict_every = 3600, 6
+
+        def on_tick(self, view):
+            return []
+
+    needs = _loader.strategy_needs(Ticks({}, None), [])
+    assert (needs["needs_predictor"], needs["checkpoints_jobs"]) == (True, True)
+    assert (needs["predict_window"], needs["predict_every"]) == (3600.0, 6)
+    for attr, value, text in [("predict_every", 0, "an integer >= 1"),
+                              ("predict_window", -1, "> 0 (None: the period)"),
+                              ("checkpoints_jobs", 1, "True or False"),
+                              ("period", None, "needs a period")]:
+        s = Ticks({}, None)
+        setattr(s, attr, value)
+        with pytest.raises(_loader.PolicyError, match=re.escape(text)):
+            _loader.strategy_needs(s, [])
+    assert _loader.decisions([fp.Checkpoint(3)]) == [(3, 3, -1, -1, 0.0)]
+
+
+def test_the_docs_name_every_strategy_attribute_and_decision():
+    import faultsweep_policy as fp
+
+    doc = (ROOT / "docs" / "python-policies.md").read_text()
+    attrs = [a for a in fp.Strategy.__annotations__ if a != "params"]
+    assert attrs and "needs_predictor" in attrs
+    missing = [a for a in attrs + ["Move", "Hold", "Checkpoint", "Release", "predicted"]
+               if f"`{a}" not in doc and f"fp.{a}(" not in doc]
+    assert not missing, missing
