@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Dict, Sequence
 import numpy as np
 
 __all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "Strategy", "AllocationView",
-           "QueueView", "SizeView", "StrategyView", "Move", "Hold", "Release"]
+           "QueueView", "SizeView", "StrategyView", "Move", "Hold", "Release", "Checkpoint"]
 
 
 class Policy:
@@ -196,6 +196,9 @@ class StrategyView:
         owner: int32 array, one entry per node: the job on it, or -1 (a copy).
         failures, last_failure, last_repair: as in ``AllocationView`` (no copy).
         running: int32 array, the running and suspended jobs, by estimated end (a copy).
+        predicted: int32 array, at a tick of a strategy with ``needs_predictor``: the nodes
+            the predictor reports as going to fail before the next tick (or within
+            ``predict_window``); empty at other calls (no copy).
         checkpoint_cost: the cost of one checkpoint (s).
     """
 
@@ -210,6 +213,7 @@ class StrategyView:
     last_failure: np.ndarray
     last_repair: np.ndarray
     running: np.ndarray
+    predicted: np.ndarray
     checkpoint_cost: float
 
     def failure_times(self, node: int) -> np.ndarray:
@@ -262,10 +266,24 @@ class Release(_NodeDecision):
     __slots__ = ()
 
 
+class Checkpoint:
+    """The running ``job`` checkpoints now: it keeps the work done so far and resumes after
+    the job's ``checkpoint_cost`` s (the strategy must declare ``checkpoints_jobs = True``)."""
+
+    __slots__ = ("job",)
+
+    def __init__(self, job: int) -> None:
+        self.job = job
+
+    def __repr__(self) -> str:
+        return f"Checkpoint({self.job})"
+
+
 class Strategy(Policy):
     """A runtime strategy: acts on the running cluster. It declares what it needs as class
     attributes; the engine calls it back and applies the decisions it returns (a list of
-    ``Move``, ``Hold`` and ``Release``), applied holds first, then moves, then releases."""
+    ``Move``, ``Hold``, ``Checkpoint`` and ``Release``), applied holds first, then moves, then
+    checkpoints, then releases."""
 
     #: Call ``on_tick`` at ``offset + k * period`` s, k = 0, 1, ... (None: never). A period
     #: needs ``on_tick``.
@@ -282,6 +300,18 @@ class Strategy(Policy):
     #: a queue that keeps no state between passes.
     needs_failures: ClassVar[bool] = False
     stateless_queue_only: ClassVar[bool] = False
+    #: It reads the engine's failure predictor: the job must have a ``predictor`` table
+    #: (``{ precision = p, recall = r }``), and at a tick ``view.predicted`` holds the nodes the
+    #: predictor reports as going to fail before the next one. Needs a ``period``.
+    needs_predictor: ClassVar[bool] = False
+    #: With a predictor: each prediction covers ``predict_window`` s from its tick (None: the
+    #: period) and is made at every ``predict_every``-th tick from the first; the ticks in
+    #: between see an empty ``view.predicted``.
+    predict_window: ClassVar[Any] = None
+    predict_every: ClassVar[int] = 1
+    #: It asks running jobs to checkpoint (``Checkpoint``): the job's ``checkpoint_cost`` must be
+    #: > 0, and each such checkpoint costs it even with ``checkpoint = "none"``.
+    checkpoints_jobs: ClassVar[bool] = False
     #: Metrics it may report (``report``): names of the cluster model's strategy metrics.
     metrics: ClassVar[Sequence[str]] = ()
 

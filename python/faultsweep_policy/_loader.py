@@ -159,7 +159,19 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
             raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
                               f"a number of seconds, {'> 0 (None: never)' if positive else '>= 0'}")
         out[name] = float(value)
-    for name in ("job_ends", "failure_times", "needs_failures", "stateless_queue_only"):
+    window = getattr(obj, "predict_window", None)
+    if window is not None and (isinstance(window, bool) or not isinstance(window, (int, float))
+                               or not window > 0):
+        raise PolicyError("class", f"{where(cls)}: {cls.__name__}.predict_window = {window!r} must "
+                          "be a number of seconds > 0 (None: the period)")
+    out["predict_window"] = 0.0 if window is None else float(window)
+    every = getattr(obj, "predict_every", 1)
+    if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or not 1 <= every <= 2**31 - 1:
+        raise PolicyError("class", f"{where(cls)}: {cls.__name__}.predict_every = {every!r} must "
+                          "be an integer >= 1 (ticks)")
+    out["predict_every"] = int(every)
+    for name in ("job_ends", "failure_times", "needs_failures", "stateless_queue_only",
+                 "needs_predictor", "checkpoints_jobs"):
         value = getattr(obj, name, False)
         if not isinstance(value, bool):
             raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
@@ -170,6 +182,9 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
     if out["warning_lead"] != float("inf"):
         _method(obj, "on_warning", ("view", "node", "time"),
                 f"warning_lead = {out['warning_lead']!r}")
+    if out["needs_predictor"] and out["period"] == float("inf"):
+        raise PolicyError("class", f"{where(cls)}: {cls.__name__}.needs_predictor = True needs a "
+                          "period: the predictor reports at the ticks (view.predicted)")
     if out["job_ends"]:
         _method(obj, "on_job_end", ("view", "job"), "job_ends = True")
     for m in getattr(obj, "metrics", ()):
@@ -184,16 +199,16 @@ class DecisionError(TypeError):
 
 
 def decisions(result: Any) -> List[tuple]:
-    """The decisions a strategy returned as (kind, a, b, c, overhead) tuples: kind 0 hold,
-    1 move, 2 release. Raises DecisionError naming what is not a decision."""
-    from . import Hold, Move, Release
+    """The decisions a strategy returned as (kind, job, a, b, overhead) tuples: kind 0 hold,
+    1 move, 2 release, 3 checkpoint. Raises DecisionError naming what is not a decision."""
+    from . import Checkpoint, Hold, Move, Release
     if result is None:
         return []
     try:
         items = list(result)
     except TypeError:
         raise DecisionError(f"{result!r}, which is not a list of decisions "
-                            "(faultsweep_policy.Move, Hold or Release)") from None
+                            "(faultsweep_policy.Move, Hold, Checkpoint or Release)") from None
     out = []
     for d in items:
         if isinstance(d, Move):
@@ -202,7 +217,9 @@ def decisions(result: Any) -> List[tuple]:
             out.append((0, -1, int(d.node), -1, 0.0))
         elif isinstance(d, Release):
             out.append((2, -1, int(d.node), -1, 0.0))
+        elif isinstance(d, Checkpoint):
+            out.append((3, int(d.job), -1, -1, 0.0))
         else:
             raise DecisionError(f"{d!r} in its list, which is not a decision "
-                                "(faultsweep_policy.Move, Hold or Release)")
+                                "(faultsweep_policy.Move, Hold, Checkpoint or Release)")
     return out

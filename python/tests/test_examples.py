@@ -21,7 +21,10 @@ POLICIES = [
     ("easy.py", "Easy", "queue"),
     ("free_size.py", "FreeSize", "moldable_size"),
     ("preventive_migrate.py", "PreventiveMigrate", "strategy"),
+    ("bucket_checkpoint.py", "BucketAll", "strategy"),
 ]
+# What a policy needs in the tiny job besides its own table.
+NEEDS = {"bucket_checkpoint.py": 'predictor = { precision = 0.9, recall = 0.9 }\ncheckpoint_cost = "5min"'}
 
 
 def load(name):
@@ -62,6 +65,7 @@ nodes = 16
 workload = {{ source = "lublin", jobs = 40, target_load = 0.6, moldable = 0.5 }}
 failures = {{ process = "renewal", dist = "exponential", mean = "2d", downtime = "1h" }}
 {key} = {{ python = "{EXAMPLES / name}", class = "{cls}" }}
+{NEEDS.get(name, "")}
 """)
     return tmp_path / "job.toml"
 

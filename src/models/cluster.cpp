@@ -74,15 +74,14 @@ double node_mtbf_s(const Params& p) {
   return m;
 }
 
-sim::SimConfig config_of(const Params& p) {
+sim::SimConfig config_of(const Params& p, const policy::StrategyTraits& strategy) {
   sim::SimConfig c;
   c.nodes = static_cast<int>(p.integer("nodes"));
   c.on_failure = sim::on_failure_from(p.str("on_failure"));
   c.checkpoint = sim::checkpoint_mode_from(p.str("checkpoint"));
   c.checkpoint_interval_s = p.real("checkpoint_interval");
   // A strategy that asks jobs to checkpoint makes them pay the cost even without periodic ones.
-  const bool strategy_checkpoints = policy::strategy_row(p).traits.checkpoints_jobs;
-  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none && !strategy_checkpoints
+  c.checkpoint_cost_s = c.checkpoint == sim::CheckpointMode::none && !strategy.checkpoints_jobs
                             ? 0
                             : p.real("checkpoint_cost");
   if (c.checkpoint == sim::CheckpointMode::young || c.checkpoint == sim::CheckpointMode::daly)
@@ -334,7 +333,8 @@ double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
 }
 
 void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
-  sim::SimConfig cfg = config_of(p);
+  const policy::StrategyTraits traits = policy::strategy_traits(p, ctx.base_dir);
+  sim::SimConfig cfg = config_of(p, traits);
   const workload::Workload w = workload::make_workload(p.sub("workload"), cfg.nodes, ctx);
   cfg.speedup = w.speedup;
   // A finite trace is replayed whole (every failure up to the last job's completion); an
@@ -360,7 +360,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   // The predictor's stream is keyed by its own table and the machine: the failures, jobs and
   // schedule never depend on it (common random numbers across strategies and predictors).
   std::optional<failures::Predictor> predictor;
-  if (policy::strategy_row(p).traits.needs_predictor) {
+  if (traits.needs_predictor) {
     predictor.emplace(failures::Predictor::from_table(p.sub("predictor"), cfg.nodes));
     s.set_predictor(&*predictor,
                     ctx.stream(Purpose::predictor, p.sub("predictor").canonical_text() +

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Policies written in Python (examples/policies/): the ports of first fit, round robin and EASY
 # give /results and /summary identical to the built-in policies on golden jobs (moldable jobs,
-# failure rules, checkpoints), the port of the preventive_migrate strategy to the built-in one
-# (also on 2 ranks); a Python policy with random choices gives identical results on
-# 1, 2 and 3 ranks and after kill -9 + --resume; a changed policy source blocks --resume; an
-# exception, a refused decision and a stop while Python code runs end the run as documented.
+# failure rules, checkpoints), the ports of the preventive_migrate and bucket_all strategies to
+# the built-in ones (also on 2 ranks); a Python policy with random choices gives identical
+# results on 1, 2 and 3 ranks and after kill -9 + --resume; a changed policy source blocks
+# --resume; an exception, a refused decision (a move, a hold, a checkpoint) and a stop while
+# Python code runs end the run as documented.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 POL="$SRC/examples/policies"
@@ -144,18 +145,24 @@ failures = { process = "zhang", shape = 0.85, scale = "1h", W = 2, alpha = 0.99,
 strategy = "preventive_migrate"
 preventive = { interval = "10min", window = "1h" }
 TOML
-sed -e "s|^strategy = .*|strategy = { python = \"$POL/preventive_migrate.py\", class = \"PreventiveMigrate\", interval = 600, window = 3600 }|" \
-  -e '/^preventive = /d' "$WORK/pm-cpp.toml" >"$WORK/pm-py.toml"
-run_fs pm-cpp run "$WORK/pm-cpp.toml" --out "$WORK/pm-cpp.h5" -q
-expect_rc "preventive_migrate (C++) runs" 0 pm-cpp
-run_fs pm-py run "$WORK/pm-py.toml" --out "$WORK/pm-py.h5" -q
-expect_rc "preventive_migrate (Python) runs" 0 pm-py
+# strategy_twin NAME STRATEGY TABLE PY: $WORK/NAME-cpp.toml runs the built-in STRATEGY; the same
+# job with strategy = PY and without the TABLE line must give the same results, on 1 and 2 ranks.
+strategy_twin() {
+  local name=$1 what=$2
+  sed -e "s|^strategy = .*|strategy = $4|" -e "/^$3 = /d" "$WORK/$name-cpp.toml" >"$WORK/$name-py.toml"
+  run_fs "$name-cpp" run "$WORK/$name-cpp.toml" --out "$WORK/$name-cpp.h5" -q
+  expect_rc "$what (C++) runs" 0 "$name-cpp"
+  run_fs "$name-py" run "$WORK/$name-py.toml" --out "$WORK/$name-py.h5" -q
+  expect_rc "$what (Python) runs" 0 "$name-py"
+  same_results "$what: Python = built-in" "$WORK/$name-cpp.h5" "$WORK/$name-py.h5"
+  run_mpi "$name-py2" 2 run "$WORK/$name-py.toml" --out "$WORK/$name-py2.h5" -q
+  expect_rc "$what (Python) on 2 ranks" 0 "$name-py2"
+  same_results "$what: Python on 2 ranks = built-in" "$WORK/$name-cpp.h5" "$WORK/$name-py2.h5"
+}
+strategy_twin pm preventive_migrate preventive \
+  "{ python = \"$POL/preventive_migrate.py\", class = \"PreventiveMigrate\", interval = 600, window = 3600 }"
 moves=$(/usr/bin/python3 -c "import h5py,sys; print(int(h5py.File(sys.argv[1])['results/preventive_moves'][...].sum()))" "$WORK/pm-cpp.h5")
 if [ "$moves" -gt 0 ]; then pass "the job moves processes ($moves)"; else fail "no process moved"; fi
-same_results "preventive_migrate: Python = built-in" "$WORK/pm-cpp.h5" "$WORK/pm-py.h5"
-run_mpi pm-py2 2 run "$WORK/pm-py.toml" --out "$WORK/pm-py2.h5" -q
-expect_rc "preventive_migrate (Python) on 2 ranks" 0 pm-py2
-same_results "preventive_migrate: Python on 2 ranks = built-in" "$WORK/pm-cpp.h5" "$WORK/pm-py2.h5"
 # A refused decision: a move onto a busy node.
 printf '%s\n' 'import faultsweep_policy as fp' 'class Bad(fp.Strategy):' '    period = 600' \
   '    def on_tick(self, view):' '        busy = [int(j) for j in view.running if view.job(int(j)).size > 1 and view.job(int(j)).running]' \
@@ -202,6 +209,41 @@ import h5py, sys
 d, n = (h5py.File(f)['results'] for f in sys.argv[1:])
 sys.exit(not (d['migrations'][...].min() > 0 and d['job_failures'][...].sum() < n['job_failures'][...].sum()))
 " "$WORK/dodge.h5" "$WORK/nostrat.h5"
+
+section "Python runtime strategy = built-in bucket_all (predictor, checkpoints), bit for bit"
+# The machine above with Weibull failures and an imperfect predictor: flagged buckets make every
+# running job checkpoint.
+sed -e 's/^seed = 5/seed = 7/' -e 's/jobs = 150/jobs = 300/' -e 's|^strategy = .*|strategy = "bucket_all"|' \
+  -e 's|^failures = .*|failures = { process = "renewal", dist = "weibull", shape = 0.7, scale = "4d", downtime = "1h" }|' \
+  -e 's|^preventive = .*|zhang = { buckets = 6 }\ncheckpoint_cost = "5min"\npredictor = { precision = 0.8, recall = 0.7 }|' \
+  "$WORK/pm-cpp.toml" >"$WORK/bk-cpp.toml"
+strategy_twin bk bucket_all zhang \
+  "{ python = \"$POL/bucket_checkpoint.py\", class = \"BucketAll\", buckets = 6 }"
+check "the predictor reports and jobs checkpoint" /usr/bin/python3 -c "
+import h5py, sys
+r = h5py.File(sys.argv[1])['results']
+sys.exit(not (r['checkpoints'][...].min() > 0 and r['predictions_true'][...].min() > 0))
+" "$WORK/bk-cpp.h5"
+# Refused checkpoints: the last job (not submitted yet at the first tick), a job twice, a class
+# that does not declare checkpoints_jobs.
+# refused NAME DECLARE RETURN REGEX
+refused() {
+  printf '%s\n' 'import faultsweep_policy as fp' 'class Bad(fp.Strategy):' '    period = 600' \
+    "    checkpoints_jobs = $2" '    def on_tick(self, view):' "        return $3" >"$WORK/$1.py"
+  sed -e "s|^strategy = .*|strategy = { python = \"$1.py\", class = \"Bad\" }|" \
+    -e '/^zhang = /d' -e '/^predictor = /d' "$WORK/bk-cpp.toml" >"$WORK/$1.toml"
+  run_fs "$1" run "$WORK/$1.toml" --out "$WORK/$1.h5" -q
+  expect_rc "$1: exit 4" 4 "$1"
+  check "$1: the refusal names the rule and the time" grep -Eq \
+    "Python strategy Bad \($1.py\) at simulated time [0-9.e+]+ s: on_tick\(\) returned a decision the engine refuses: $4" \
+    "$WORK/$1.err"
+}
+refused ckpt_queued True '[fp.Checkpoint(299)]' \
+  'Checkpoint\(299\): only a running job can checkpoint \(it is not submitted yet, queued, suspended or done\)'
+refused ckpt_twice True '[fp.Checkpoint(int(j)) for j in view.running] * 2' \
+  'Checkpoint\([0-9]+\): a job checkpoints at most once per batch'
+refused ckpt_undeclared False '[fp.Checkpoint(int(j)) for j in view.running]' \
+  'Checkpoint\([0-9]+\): the class does not declare checkpoints_jobs = True'
 
 section "SIGTERM while Python code runs stops the run (exit 75)"
 printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"

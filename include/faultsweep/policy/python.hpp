@@ -14,6 +14,7 @@
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/policy/strategy.hpp"
 
@@ -38,5 +39,8 @@ std::unique_ptr<Allocator> make_point_allocator(const Params& point, const RunCo
 std::unique_ptr<SizeChooser> make_point_size_chooser(const Params& point, const RunContext& ctx);
 // The point's runtime strategy: a registry row or a fresh Python instance.
 std::unique_ptr<RuntimeStrategy> make_point_strategy(const Params& point, const RunContext& ctx);
+// What the point's runtime strategy asks of the point and the engine (a predictor, checkpoints):
+// its registry row's traits or, for a Python class, the ones the class declares.
+StrategyTraits strategy_traits(const Params& point, const std::filesystem::path& base_dir);
 
 }  // namespace faultsweep::policy

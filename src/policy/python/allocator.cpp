@@ -36,13 +36,7 @@ void PyAllocator::allocate(const AllocationContext& ctx, const NodeSet& free,
                            std::span<std::int32_t> out) {
   b_.view->ctx = ctx;
   b_.view->free = &free;
-  py::object result;
-  try {
-    result = b_.call(b_.view_obj, out.size());
-  } catch (py::error_already_set& e) {
-    fail_call(b_.spec, ctx.now_s, e);
-  }
-  take(result, free, out);
+  take(b_.invoke(ctx.now_s, out.size()), free, out);
 }
 
 // Copies the answer to `out`, checking each rule the engine relies on.
@@ -88,15 +82,13 @@ void PyAllocator::take(const py::object& result, const NodeSet& free, std::span<
 
 void bind_allocator_view(py::module_& m) {
   using V = AllocationView;
-  py::class_<V> c(m, "AllocationView");
-  c.def_property_readonly("now", [](const V& v) { return v.ctx.now_s; })
-      .def_property_readonly("job", [](const V& v) { return v.ctx.job; })
+  bind_placement_view<V>(
+      m, "AllocationView", [](const V& v) -> const AllocationContext& { return v.ctx; },
+      [](const V& v) { return v.free; }, [](const V& v) { return v.ctx.history; })
       .def_property_readonly("est_wall", [](const V& v) { return v.ctx.est_wall_s; })
       .def_property_readonly("progress", [](const V& v) { return v.ctx.progress_s; })
       .def_property_readonly("nodes", [](const V& v) { return v.free->nodes(); })
       .def_property_readonly("free_count", [](const V& v) { return v.free->count(); });
-  def_node_arrays(
-      c, [](const V& v) { return v.free; }, [](const V& v) { return v.ctx.history; });
 }
 
 std::unique_ptr<Allocator> make_allocator(Spec spec, const RunContext& ctx) {

@@ -2,6 +2,7 @@
 // pick a built-in policy or a Python one.
 #include <fmt/format.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,20 @@ void validate_python(const Params& point, std::string_view key,
   // Its __init__ runs here, before any output.
   const python::py::object instance = python::make_instance(s, cls, ctx);
   if (key == "strategy") python::check_strategy(s, instance, point);
+}
+
+StrategyTraits strategy_traits(const Params& point, const std::filesystem::path& base_dir) {
+  if (!names_python(point, "strategy")) return strategy_row(point).traits;
+  const python::Spec s = python::spec_of(point, "strategy", base_dir);
+  python::Gil gil;
+  // Read once per class and parameters (every replica asks): the map is guarded by the GIL.
+  static std::map<std::string, StrategyTraits> known;
+  const std::string key = s.file.string() + "\n" + s.class_name + "\n" + s.params.canonical_text();
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  RunContext ctx;
+  ctx.base_dir = base_dir;
+  const python::py::object instance = python::make_instance(s, python::load_class(s), ctx);
+  return known.emplace(key, python::strategy_traits(s, instance)).first->second;
 }
 
 std::vector<std::filesystem::path> python_policy_files(const Params& point,

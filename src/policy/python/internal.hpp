@@ -13,6 +13,7 @@
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/node_set.hpp"
+#include "faultsweep/policy/registry.hpp"
 
 namespace faultsweep::policy::python {
 
@@ -85,6 +86,17 @@ struct Bound {
   Bound(const Bound&) = delete;
   Bound& operator=(const Bound&) = delete;
 
+  // The engine's call: the method with the view and `args`. An exception the policy raises
+  // ends the run (fail_call), naming the simulated time now_s.
+  template <class... Args>
+  py::object invoke(double now_s, Args&&... args) {
+    try {
+      return call(view_obj, std::forward<Args>(args)...);
+    } catch (py::error_already_set& e) {
+      fail_call(spec, now_s, e);
+    }
+  }
+
   Gil gil;
   Spec spec;
   std::string name;
@@ -136,11 +148,25 @@ void def_node_arrays(py::class_<V>& c, Free free_of, History history_of) {
   });
 }
 
+// The class of a placement view (an allocator's, a size chooser's): `now` and `job` from
+// `request_of(v)` (a request with now_s and job), and the node arrays of def_node_arrays.
+template <class V, class Request, class Free, class History>
+py::class_<V> bind_placement_view(py::module_& m, const char* name, Request request_of,
+                                  Free free_of, History history_of) {
+  py::class_<V> c(m, name);
+  c.def_property_readonly("now", [=](const V& v) { return request_of(v).now_s; });
+  c.def_property_readonly("job", [=](const V& v) { return request_of(v).job; });
+  def_node_arrays(c, free_of, history_of);
+  return c;
+}
+
 void bind_allocator_view(py::module_& m);
 void bind_size_view(py::module_& m);
 void bind_queue_view(py::module_& m);
 void bind_strategy_view(py::module_& m);
 
+// The traits a strategy instance declares (its class attributes, as __init__ leaves them).
+StrategyTraits strategy_traits(const Spec& s, const py::object& instance);
 // A strategy instance's needs and traits checked against the point (validate_python).
 void check_strategy(const Spec& s, const py::object& instance, const Params& point);
 

@@ -35,13 +35,7 @@ class PyQueue final : public QueuePolicy {
 
 void PyQueue::select(const QueueState& s, std::vector<std::int32_t>& start) {
   b_.view->s = &s;
-  py::object result;
-  try {
-    result = b_.call(b_.view_obj);
-  } catch (py::error_already_set& e) {
-    b_.view->s = nullptr;
-    fail_call(b_.spec, s.now_s, e);
-  }
+  const py::object result = b_.invoke(s.now_s);  // (an exception ends the run)
   b_.view->s = nullptr;
   using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
   const auto a = Ints::ensure(result);

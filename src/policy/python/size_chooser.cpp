@@ -40,9 +40,7 @@ std::int32_t PySizeChooser::choose(const SizeRequest& r) const {
   b_.view->r = r;
   std::int64_t size = 0;
   try {
-    size = b_.call(b_.view_obj).cast<std::int64_t>();
-  } catch (py::error_already_set& e) {
-    fail_call(b_.spec, r.now_s, e);
+    size = b_.invoke(r.now_s).cast<std::int64_t>();
   } catch (const py::cast_error&) {
     refuse(b_.spec, r.now_s, fmt::format("choose() for job {} must return an integer", r.job));
   }
@@ -61,9 +59,9 @@ std::int32_t PySizeChooser::choose(const SizeRequest& r) const {
 
 void bind_size_view(py::module_& m) {
   using V = SizeView;
-  py::class_<V> c(m, "SizeView");
-  c.def_property_readonly("now", [](const V& v) { return v.r.now_s; })
-      .def_property_readonly("job", [](const V& v) { return v.r.job; })
+  bind_placement_view<V>(
+      m, "SizeView", [](const V& v) -> const SizeRequest& { return v.r; },
+      [](const V& v) { return &free_of(v); }, [](const V& v) { return v.r.history; })
       .def_property_readonly("requested", [](const V& v) { return v.r.requested; })
       .def_property_readonly("free_nodes", [](const V& v) { return v.r.free_nodes; })
       .def_property_readonly("estimate", [](const V& v) { return v.r.estimate_s; })
@@ -71,8 +69,6 @@ void bind_size_view(py::module_& m) {
       .def("time_factor", [](const V& v, std::int32_t size) {
         return v.r.speedup != nullptr ? v.r.speedup->time_factor(size, v.r.requested) : 1.0;
       });
-  def_node_arrays(
-      c, [](const V& v) { return &free_of(v); }, [](const V& v) { return v.r.history; });
 }
 
 std::unique_ptr<SizeChooser> make_size_chooser(Spec spec, const RunContext& ctx) {

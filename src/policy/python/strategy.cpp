@@ -44,7 +44,19 @@ py::object needs_of(const Spec& s, const py::object& instance) {
   }
 }
 
-// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release, job, a, b, overhead).
+// The traits the class declares (the loader has checked their types).
+StrategyTraits traits_of(const py::dict& d) {
+  StrategyTraits t;
+  t.needs_predictor = d["needs_predictor"].cast<bool>();
+  t.predictor_hint = "{ precision = p, recall = r } (what view.predicted reports at a tick)";
+  t.needs_failures = d["needs_failures"].cast<bool>();
+  t.checkpoints_jobs = d["checkpoints_jobs"].cast<bool>();
+  t.stateless_queue_only = d["stateless_queue_only"].cast<bool>();
+  return t;
+}
+
+// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint, job, a,
+// b, overhead).
 struct Decision {
   int kind;
   std::int64_t job, a, b;
@@ -60,6 +72,9 @@ class PyStrategy final : public RuntimeStrategy {
     needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
     needs_.failure_times = d["failure_times"].cast<bool>();
+    needs_.predict_window_s = d["predict_window"].cast<double>();
+    needs_.predict_every = d["predict_every"].cast<int>();
+    traits_ = traits_of(d);
   }
   std::string_view name() const override { return b_.name; }
   StrategyNeeds needs() const override { return needs_; }
@@ -82,6 +97,8 @@ class PyStrategy final : public RuntimeStrategy {
   template <class Call>
   void take(const ClusterView& v, const char* what, Call call, Decisions& out);
   void check(const ClusterView& v, const char* what, std::vector<Decision>& ds);
+  template <class Bad>
+  void check_checkpoint(const ClusterView& v, std::int64_t job, const Bad& bad);
   // The largest requested size of a job the machine can run, computed once.
   int widest(const ClusterView& v) {
     if (widest_ < 0)
@@ -92,8 +109,10 @@ class PyStrategy final : public RuntimeStrategy {
 
   Bound<StrategyView> b_;
   StrategyNeeds needs_;
+  StrategyTraits traits_;
   std::vector<std::uint8_t> use_;  // node uses as the decisions so far leave them
   std::vector<std::int32_t> job_nodes_;
+  std::vector<std::uint8_t> checkpointed_;  // per job: checkpointed in this batch
   int widest_ = -1;
   double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
@@ -125,11 +144,12 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
       out.moves.push_back(
           {static_cast<std::int32_t>(d.job), a, static_cast<std::int32_t>(d.b), d.overhead_s});
     if (d.kind == 2) out.release.push_back(a);
+    if (d.kind == 3) out.checkpoint.push_back(static_cast<std::int32_t>(d.job));
   }
 }
 
 // The engine's rules, in the order it applies a batch: holds, each job's moves (by job id, in
-// the strategy's order within a job), releases.
+// the strategy's order within a job), checkpoints, releases.
 void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decision>& ds) {
   if (ds.empty()) return;
   const int nodes = v.nodes();
@@ -149,7 +169,11 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
   std::vector<std::size_t> order(ds.size());
   std::iota(order.begin(), order.end(), 0);
   const auto rank = [&](std::size_t i) {
-    return ds[i].kind == 1 ? 1 + ds[i].job : ds[i].kind == 0 ? -1 : std::int64_t{1} << 40;
+    const std::int64_t last = std::int64_t{1} << 40;
+    return ds[i].kind == 1   ? 1 + ds[i].job
+           : ds[i].kind == 0 ? -1
+           : ds[i].kind == 3 ? last
+                             : last + 1;
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
@@ -168,6 +192,8 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
             fmt::format("Hold({}): the spares would leave {} nodes, fewer than the widest job "
                         "needs ({}): it could never start",
                         n, left, widest(v)));
+    } else if (d.kind == 3) {
+      check_checkpoint(v, d.job, bad);
     } else if (d.kind == 2) {
       const std::size_t n = node(d.a, "Release:");
       if (!is(n, NodeUse::spare))
@@ -196,6 +222,26 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
       *it = static_cast<std::int32_t>(to);
     }
   }
+  for (const Decision& d : ds)
+    if (d.kind == 3) checkpointed_[static_cast<std::size_t>(d.job)] = 0;
+}
+
+// A checkpoint is paid for (traits: checkpoint_cost > 0) and taken by a running job, once.
+template <class Bad>
+void PyStrategy::check_checkpoint(const ClusterView& v, std::int64_t job, const Bad& bad) {
+  const std::string c = fmt::format("Checkpoint({})", job);
+  if (!traits_.checkpoints_jobs)
+    bad(c +
+        ": the class does not declare checkpoints_jobs = True (which makes faultsweep check "
+        "that the job's checkpoint_cost is > 0)");
+  if (job < 0 || job >= static_cast<std::int64_t>(v.job_info().size())) bad(c + ": no such job");
+  if (!v.job(static_cast<std::int32_t>(job)).running)
+    bad(c +
+        ": only a running job can checkpoint (it is not submitted yet, queued, suspended or done)");
+  checkpointed_.resize(v.job_info().size());
+  if (checkpointed_[static_cast<std::size_t>(job)] != 0)
+    bad(c + ": a job checkpoints at most once per batch");
+  checkpointed_[static_cast<std::size_t>(job)] = 1;
 }
 
 void PyStrategy::report(MetricSink& sink) const {
@@ -256,6 +302,11 @@ void bind_strategy_view(py::module_& m) {
                                  a.mutable_data()[n] = v.node_owner(n);
                                return a;
                              })
+      .def_property_readonly("predicted",
+                             [](py::object self) {
+                               const auto p = cluster(self.cast<const V&>()).predicted();
+                               return view_of(p.data(), p.size(), self);
+                             })
       .def_property_readonly("running",
                              [](const V& s) {
                                std::vector<std::int32_t> ids;
@@ -286,12 +337,12 @@ std::unique_ptr<RuntimeStrategy> make_strategy(Spec spec, const RunContext& ctx)
   return std::make_unique<PyStrategy>(std::move(spec), ctx);
 }
 
+StrategyTraits strategy_traits(const Spec& s, const py::object& instance) {
+  return traits_of(needs_of(s, instance));
+}
+
 void check_strategy(const Spec& s, const py::object& instance, const Params& point) {
-  const py::dict d = needs_of(s, instance);
-  StrategyTraits t;
-  t.needs_failures = d["needs_failures"].cast<bool>();
-  t.stateless_queue_only = d["stateless_queue_only"].cast<bool>();
-  check_strategy_traits(point, t, "python:" + s.class_name);
+  check_strategy_traits(point, strategy_traits(s, instance), "python:" + s.class_name);
 }
 
 }  // namespace faultsweep::policy::python
