@@ -5,11 +5,13 @@
 #include <utility>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/parallel.hpp"
 #include "faultsweep/failures/fta.hpp"
 #include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/fit_command/fit_command.hpp"
+#include "faultsweep/io/h5.hpp"
 
 namespace faultsweep::fit_command {
 
@@ -98,6 +100,7 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
   } else {
     throw InputError("--format", format, "one of lanl, csv, fta, pnnl");
   }
+  io::set_compression_threads(thread_count(o.threads));  // the output's large columns
   const auto laws = all_laws();
   for (const SystemAnalysis& a : done) {
     std::string best;

@@ -4,10 +4,13 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <vector>
 
+#include "faultsweep/core/parallel.hpp"
 #include "faultsweep/io/h5.hpp"
 
 namespace faultsweep::io {
@@ -31,6 +34,27 @@ void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* b
              file);
 }
 
+namespace {
+
+std::atomic<unsigned> compression_threads{1};
+
+std::vector<unsigned char> compress_chunk(int level, const unsigned char* bytes, std::size_t size) {
+  const std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> z(
+      libdeflate_alloc_compressor(level), libdeflate_free_compressor);
+  if (!z) throw std::bad_alloc();
+  std::vector<unsigned char> out(libdeflate_zlib_compress_bound(z.get(), size));
+  const std::size_t n = libdeflate_zlib_compress(z.get(), bytes, size, out.data(), out.size());
+  if (n == 0) throw std::bad_alloc();  // cannot happen: the bound holds any input
+  out.resize(n);
+  return out;
+}
+
+}  // namespace
+
+void set_compression_threads(unsigned threads) {
+  compression_threads.store(std::max(1u, threads));
+}
+
 bool write_deflated(hid_t d, const void* data, const std::vector<hsize_t>& dims,
                     std::size_t elem_bytes, const std::string& name, const std::string& file) {
   const Handle dcpl(H5Dget_create_plist(d), H5Pclose);
@@ -51,18 +75,37 @@ bool write_deflated(hid_t d, const void* data, const std::vector<hsize_t>& dims,
   const std::size_t chunk_rows = chunk[0];
   const std::size_t bytes = chunk_rows * row_bytes;
   const auto* rows = static_cast<const unsigned char*>(data);
-  DeflateChunks z(static_cast<int>(level), bytes);
-  std::vector<unsigned char> last;
-  for (hsize_t first = 0; first < dims[0]; first += chunk_rows) {
-    const hsize_t offset[2] = {first, 0};
+  const std::size_t chunks = (dims[0] + chunk_rows - 1) / chunk_rows;
+  // Chunk c: its rows, the last one padded with zero rows into `pad`.
+  const auto chunk_bytes = [&](std::size_t c, std::vector<unsigned char>& pad) {
+    const std::size_t first = c * chunk_rows;
     const std::size_t count = std::min<std::size_t>(chunk_rows, dims[0] - first);
-    const unsigned char* block = rows + first * row_bytes;
-    if (count < chunk_rows) {  // the last chunk, padded with zero rows
-      last.assign(bytes, 0);
-      std::memcpy(last.data(), block, count * row_bytes);
-      block = last.data();
+    if (count == chunk_rows) return rows + first * row_bytes;
+    pad.assign(bytes, 0);
+    std::memcpy(pad.data(), rows + first * row_bytes, count * row_bytes);
+    return static_cast<const unsigned char*>(pad.data());
+  };
+  std::vector<unsigned char> pad;
+  const unsigned threads = compression_threads.load();
+  if (threads <= 1 || chunks < 2) {
+    DeflateChunks z(static_cast<int>(level), bytes);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const hsize_t offset[2] = {c * chunk_rows, 0};
+      z.write(d, offset, chunk_bytes(c, pad), bytes, name, file);
     }
-    z.write(d, offset, block, bytes, name, file);
+    return true;
+  }
+  // Compressed on the threads, stored in order by this one (the HDF5 library is not
+  // thread-safe): the same bytes as on one thread.
+  std::vector<std::vector<unsigned char>> packed(chunks);
+  parallel_for(chunks, threads, [&](std::size_t c) {
+    std::vector<unsigned char> own_pad;
+    packed[c] = compress_chunk(static_cast<int>(level), chunk_bytes(c, own_pad), bytes);
+  });
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const hsize_t offset[2] = {c * chunk_rows, 0};
+    check_call(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, packed[c].size(), packed[c].data()),
+               "H5Dwrite_chunk", name, file);
   }
   return true;
 }

@@ -106,3 +106,25 @@ TEST_CASE("h5 arrays: large arrays are deflated chunk by chunk and read back unc
   const io::Handle ds(H5Dopen2(f.id(), "a1", H5P_DEFAULT), H5Dclose);
   CHECK(H5Dget_storage_size(ds.id()) < a1.size() * sizeof(double) / 4);  // 977 distinct values
 }
+
+TEST_CASE("h5 arrays: chunks compressed on 3 threads are the bytes of 1 thread", "[io]") {
+  const testing::TempDir dir("h5threads");
+  std::vector<double> a(300000);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.001 * static_cast<double>(i));
+  const auto write = [&](unsigned threads) {
+    const auto path = dir.path() / ("t" + std::to_string(threads) + ".h5");
+    io::set_compression_threads(threads);
+    io::File f = io::File::create(path);
+    io::write_doubles(f.id(), "a", a, {a.size()}, path.string());
+    f.close();
+    io::set_compression_threads(1);
+    io::File r = io::File::open_read(path);
+    std::vector<hsize_t> d;
+    CHECK(io::read_doubles(r.id(), "a", d, path.string()) == a);
+    const io::Handle ds(H5Dopen2(r.id(), "a", H5P_DEFAULT), H5Dclose);
+    return H5Dget_storage_size(ds.id());
+  };
+  const hsize_t one = write(1);
+  CHECK(write(3) == one);
+  CHECK(one < a.size() * sizeof(double));
+}

@@ -64,6 +64,10 @@ class File {
   std::string path_;
 };
 
+// Threads that compress the chunks of a large array (default 1: an MPI run's ranks use the
+// cores). The file holds the same bytes for any number.
+void set_compression_threads(unsigned threads);
+
 // Throws H5Error for a failed call (r < 0): the call, `what`, the file and the reason from
 // HDF5's error stack on one line (the whole stack with verbose errors).
 void check_call(herr_t r, const char* call, const std::string& what, const std::string& file);
