@@ -24,9 +24,11 @@ void parallel_for(std::size_t n, unsigned threads, const std::function<void(std:
   std::atomic<bool> failed{false};
   std::exception_ptr first;
   std::mutex m;
+  // Items come in blocks: one atomic increment per block keeps the counter off the hot path;
+  // at most 64 items, and at least four blocks per thread, so that a few long items (chunks,
+  // laws) are spread over the threads too.
+  const std::size_t kBlock = std::clamp<std::size_t>(n / (4 * std::size_t{threads}), 1, 64);
   const auto work = [&] {
-    // Items come in blocks: one atomic increment per block keeps the counter off the hot path.
-    constexpr std::size_t kBlock = 64;
     for (std::size_t b = next.fetch_add(kBlock); b < n && !failed.load();
          b = next.fetch_add(kBlock)) {
       for (std::size_t i = b; i < std::min(n, b + kBlock); ++i) {

@@ -6,11 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
@@ -226,4 +228,16 @@ TEST_CASE("parallel_for: every item once, the first exception rethrown", "[core]
                     "item 321");
   CHECK(faultsweep::thread_count(0) >= 1);
   CHECK(faultsweep::thread_count(3) == 3);
+}
+
+TEST_CASE("parallel_for: a few long items are shared by the threads", "[core][parallel]") {
+  // Four items of 30 ms on two threads: each thread takes some (with blocks of 64 items, the
+  // first thread took all four and the second none).
+  std::vector<std::thread::id> who(4);
+  faultsweep::parallel_for(who.size(), 2, [&](std::size_t i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    who[i] = std::this_thread::get_id();
+  });
+  std::sort(who.begin(), who.end());
+  CHECK(std::unique(who.begin(), who.end()) - who.begin() == 2);
 }
