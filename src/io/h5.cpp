@@ -109,7 +109,10 @@ Handle make_dataset(hid_t parent, const std::string& name, hid_t type,
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   hsize_t total = 1;
   for (hsize_t d : dims) total *= d;
-  if (total >= 4096) {  // chunk and compress larger tables (/results, /runs): write_deflated
+  // Larger tables (/results, /runs, fit's columns) chunked and deflated at level 1
+  // (write_deflated): on fit's per-node doubles 2.4% larger than level 4 for three quarters of the
+  // time.
+  if (total >= 4096) {
     std::vector<hsize_t> chunk = dims;
     if (chunk.size() == 2)
       chunk[0] =
@@ -117,7 +120,7 @@ Handle make_dataset(hid_t parent, const std::string& name, hid_t type,
     else
       chunk[0] = std::min<hsize_t>(dims[0], 65536);
     H5Pset_chunk(dcpl.id(), static_cast<int>(chunk.size()), chunk.data());
-    H5Pset_deflate(dcpl.id(), 4);
+    H5Pset_deflate(dcpl.id(), 1);
   }
   return Handle(
       check(H5Dcreate2(parent, name.c_str(), type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT),

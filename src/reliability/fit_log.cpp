@@ -179,8 +179,10 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
   a.as_good_count.assign(all_laws().size(), 0);
   for (const auto& t : failure_times)
     for (const double x : t) a.end_h = std::max(a.end_h, x);
-  for (std::size_t i = 0; i < node_ids.size(); ++i) {
-    NodeAnalysis n;
+  // Each node's TTFs on the threads (each writes its own slot), counted in node order.
+  a.nodes.resize(node_ids.size());
+  parallel_for(node_ids.size(), thread_count(o.threads), [&](std::size_t i) {
+    NodeAnalysis& n = a.nodes[i];
     n.node_id = node_ids[i];
     n.failure_times = std::move(failure_times[i]);
     std::sort(n.failure_times.begin(), n.failure_times.end());
@@ -194,11 +196,12 @@ SystemAnalysis analyse_nodes(std::int64_t system, const std::vector<std::int64_t
     n.failure_times.erase(std::unique(n.failure_times.begin(), n.failure_times.end()),
                           n.failure_times.end());
     n.censored = n.failure_times.empty() ? 0.0 : a.end_h - n.failure_times.back();
-    a.zero_ttfs += n.zero_ttfs;
     n.acf1 = autocorrelation(n.ttf, 1);
     n.durbin_watson = durbin_watson(n.ttf);
+  });
+  for (const NodeAnalysis& n : a.nodes) {
+    a.zero_ttfs += n.zero_ttfs;
     if (n.ttf.empty()) ++a.nodes_without_ttf;
-    a.nodes.push_back(std::move(n));
   }
   // The fits, each node on its own: on all threads, counted afterwards in node order.
   parallel_for(a.nodes.size(), thread_count(o.threads), [&](std::size_t i) {
