@@ -6,10 +6,11 @@
 # end in exit 75 (stopped, resumable) or 0 (finished first), never in a death by signal, and a
 # stopped run resumed must equal the uninterrupted one. The time from the signal to the exit is
 # printed as a distribution; it is held only to a generous bound (the machine may be loaded).
-# FS_STOP_TRIALS (default 8) trials per rank count; FS_STOP_SEED makes the moments repeatable.
+# FS_STOP_TRIALS (default 8) trials per rank count; FS_STOP_SEED makes the moments repeatable;
+# FS_STOP_JOB runs another job (e.g. the same paths on 10,000 nodes, to measure the times there).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-JOB="$SRC/tests/data/jobs/stop_paths.toml"
+JOB="${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}"
 TRIALS=${FS_STOP_TRIALS:-8}
 SEED=${FS_STOP_SEED:-$RANDOM}
 LIMIT_S=5
