@@ -57,8 +57,8 @@ int FarsRuntime::reservation_extra(const ClusterView& v) const {
   return std::min(free, walk.extra());
 }
 
-// FARS's spare pool is the only place a vacated node can be held (fars.hold_vacated): the
-// nodes the last invocation's moves left go back to the queue now, if no failure took them.
+// fars.hold_vacated: the nodes the last invocation's moves vacated go back to the queue now. A
+// held node that failed meanwhile is no longer a spare (it comes back idle from its repair).
 void FarsRuntime::release_held(const ClusterView& v, Decisions& out) {
   for (const std::int32_t n : held_)
     if (v.node_use(n) == NodeUse::spare) out.release.push_back(n);
