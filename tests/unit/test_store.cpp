@@ -421,7 +421,8 @@ TEST_CASE("store: a boolean axis is written as the strings true and false", "[st
       "[sweep]\nmodel = \"cluster\"\nseed = 1\nreplicas = 1\ndescription = \"boolean axis\"\n"
       "[params]\nnodes = 8\nqueue = \"easy\"\nstrategy = \"sul_d\"\n"
       "workload = { source = \"fars\", jobs = 10, mean_size = 2 }\n"
-      "failures = { process = \"renewal\", dist = \"exponential\", mean = \"14d\", downtime = \"1h\" }\n"
+      "failures = { process = \"renewal\", dist = \"exponential\", mean = \"14d\", downtime = "
+      "\"1h\" }\n"
       "fars = { interval = \"1h\", overhead = \"live\", restart_cost = \"30s\" }\n"
       "predictor = { precision = 0.7, recall = 0.7 }\n"
       "[axes]\n\"fars.hold_vacated\" = [false, true]\n",
