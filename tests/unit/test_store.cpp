@@ -414,26 +414,3 @@ TEST_CASE("store: inspect says \"no values\" for a metric that is NaN in every r
   CHECK_THAT(text, !Catch::Contains("from inf to -inf"));
   CHECK_THAT(text, Catch::Contains("[1] values from"));
 }
-
-TEST_CASE("store: a boolean axis is written as the strings true and false", "[store]") {
-  TempDir dir;
-  const JobSpec job = parse_job(
-      "[sweep]\nmodel = \"cluster\"\nseed = 1\nreplicas = 1\ndescription = \"boolean axis\"\n"
-      "[params]\nnodes = 8\nqueue = \"easy\"\nstrategy = \"sul_d\"\n"
-      "workload = { source = \"fars\", jobs = 10, mean_size = 2 }\n"
-      "failures = { process = \"renewal\", dist = \"exponential\", mean = \"14d\", downtime = "
-      "\"1h\" }\n"
-      "fars = { interval = \"1h\", overhead = \"live\", restart_cost = \"30s\" }\n"
-      "predictor = { precision = 0.7, recall = 0.7 }\n"
-      "[axes]\n\"fars.hold_vacated\" = [false, true]\n",
-      "jobs/flag.toml");
-  REQUIRE(job.points.size() == 2);
-  const fs::path out = dir.path() / "flag.h5";
-  ResultTable t(job.points.size(), 1, job.metric_count());
-  write_results(out, job, t, false);
-  io::File f = io::File::open_read(out);
-  const std::string name = out.string();
-  io::Handle points = io::open_group(f.id(), "points", name);
-  CHECK(io::read_strings(points.id(), "fars.hold_vacated", name) ==
-        std::vector<std::string>{"false", "true"});
-}
