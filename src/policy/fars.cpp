@@ -57,22 +57,25 @@ int FarsRuntime::reservation_extra(const ClusterView& v) const {
   return std::min(free, walk.extra());
 }
 
-void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
-  ++invocations_;
-  pool_.clear();
-  const auto predicted = v.predicted();
-  if (predicted.empty() || kind_ == FarsStrategy::none) return;
-  for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 1;
+// fars.hold_vacated: the nodes the last invocation's moves vacated go back to the queue now. A
+// held node that failed meanwhile is no longer a spare (it comes back idle from its repair).
+void FarsRuntime::release_held(const ClusterView& v, Decisions& out) {
+  for (const std::int32_t n : held_)
+    if (v.node_use(n) == NodeUse::spare) out.release.push_back(n);
+  held_.clear();
+}
 
-  // §3.2: the spare pool.
+// §3.2: the spare pool, the idle unpredicted nodes EASY's head job can spare (lowest first).
+void FarsRuntime::build_pool(const ClusterView& v) {
   const int extra = reservation_extra(v);
   const NodeSet& free = v.free();
   for (int n = free.next_from(0); n >= 0 && static_cast<int>(pool_.size()) < extra;
        n = free.next_from(n + 1))
     if (predicted_[static_cast<std::size_t>(n)] == 0) pool_.push_back(n);
-  pool_sum_ += static_cast<double>(pool_.size());
+}
 
-  // §4: the suspicious jobs and the selection.
+// §4: the running jobs with at least one predicted node.
+void FarsRuntime::find_suspicious(const ClusterView& v) {
   suspicious_.clear();
   for (const Release& r : v.running()) {
     const JobView j = v.job(r.job);
@@ -88,33 +91,90 @@ void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
     sj.runtime_s = std::max(j.estimate_s, 1e-9);
     suspicious_.push_back(sj);
   }
-  if (!suspicious_.empty() && !pool_.empty()) {
-    GainInputs in;
-    in.now_s = v.now_s();
-    in.precision = precision_;
-    in.interval_s = cfg_.interval_s;
-    in.overhead_s = cfg_.migration_overhead_s();
-    in.restart_s = cfg_.restart_cost_s;
-    in.queue_wait_s = queue_wait_.estimate_s();
-    selector_.select(kind_, suspicious_, in, static_cast<std::int32_t>(pool_.size()), selection_);
-    // Move the suspicious processes of each selected job (then the residual job's first
-    // residual_nodes ones) to pool nodes, lowest first.
-    std::size_t next = 0;
-    const auto move_job = [&](std::int64_t id, std::int32_t limit) {
-      const JobView j = v.job(static_cast<std::int32_t>(id));
-      std::int32_t moved = 0;
-      for (const std::int32_t n : j.nodes) {
-        if (moved == limit || next == pool_.size()) break;
-        if (predicted_[static_cast<std::size_t>(n)] == 0) continue;
-        out.moves.push_back({j.id, n, pool_[next++], in.overhead_s});
-        ++moved;
-      }
-    };
-    for (const std::int64_t id : selection_.jobs)
-      move_job(id, std::numeric_limits<std::int32_t>::max());
-    if (selection_.has_residual) move_job(selection_.residual_job, selection_.residual_nodes);
+}
+
+void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
+  ++invocations_;
+  pool_.clear();
+  if (kind_ == FarsStrategy::none) return;
+  release_held(v, out);
+  const auto predicted = v.predicted();
+  for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 1;
+  build_pool(v);
+  pool_sum_ += static_cast<double>(pool_.size());
+  if (!predicted.empty()) {
+    find_suspicious(v);
+    if (!suspicious_.empty()) move_suspicious(v, out);
   }
   for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 0;
+}
+
+void FarsRuntime::move_suspicious(const ClusterView& v, Decisions& out) {
+  GainInputs in;
+  in.now_s = v.now_s();
+  in.precision = precision_;
+  in.interval_s = cfg_.interval_s;
+  in.overhead_s = cfg_.migration_overhead_s();
+  in.restart_s = cfg_.restart_cost_s;
+  in.queue_wait_s = queue_wait_.estimate_s();
+  // The jobs FARS would move with spares enough: those of positive gain (the knapsack takes
+  // every one of them when they all fit).
+  std::int64_t wanted = 0;
+  for (const SuspiciousJob& j : suspicious_)
+    if (fars_gain(kind_, j, in, failure_probability(precision_, j.suspicious)) > 0) ++wanted;
+  ++suspicious_invocations_;
+  if (pool_.empty()) {
+    ++empty_pool_invocations_;
+    unmoved_for_spares_ += wanted;
+    return;
+  }
+  selector_.select(kind_, suspicious_, in, static_cast<std::int32_t>(pool_.size()), selection_);
+  unmoved_for_spares_ += wanted - static_cast<std::int64_t>(selection_.jobs.size());
+  // Move the suspicious processes of each selected job (then the residual job's first
+  // residual_nodes ones) to pool nodes, lowest first.
+  std::size_t next = 0;
+  const auto move_job = [&](std::int64_t id, std::int32_t limit) {
+    const JobView j = v.job(static_cast<std::int32_t>(id));
+    std::int32_t moved = 0;
+    for (const std::int32_t n : j.nodes) {
+      if (moved == limit || next == pool_.size()) break;
+      if (predicted_[static_cast<std::size_t>(n)] == 0) continue;
+      out.moves.push_back({j.id, n, pool_[next++], in.overhead_s, cfg_.hold_vacated});
+      if (cfg_.hold_vacated) held_.push_back(n);
+      ++moved;
+    }
+  };
+  for (const std::int64_t id : selection_.jobs)
+    move_job(id, std::numeric_limits<std::int32_t>::max());
+  if (selection_.has_residual) move_job(selection_.residual_job, selection_.residual_nodes);
+  held_total_ += static_cast<std::int64_t>(held_.size());
+}
+
+void FarsRuntime::report(MetricSink& sink) const {
+  const auto ratio = [](double a, std::int64_t b) {
+    return b > 0 ? a / static_cast<double>(b) : 0.0;
+  };
+  sink.add("fars_pool_nodes", ratio(pool_sum_, invocations_));
+  sink.add("fars_pool_empty",
+           ratio(static_cast<double>(empty_pool_invocations_), suspicious_invocations_));
+  sink.add("fars_unmoved_jobs", static_cast<double>(unmoved_for_spares_));
+  sink.add("fars_held_nodes", static_cast<double>(held_total_));
+}
+
+std::vector<MetricSpec> fars_metrics() {
+  return {
+      {"fars_pool_nodes", "nodes",
+       "mean size of FARS's spare pool per invocation (idle, unpredicted nodes the head job's "
+       "EASY reservation can spare; strategy = sul_d | jfr_d | fsd_d, else 0)"},
+      {"fars_pool_empty", "1",
+       "fraction of the FARS invocations with suspicious jobs at which the spare pool was empty"},
+      {"fars_unmoved_jobs", "1",
+       "suspicious jobs of positive gain that FARS left (wholly or in part) on predicted nodes "
+       "for lack of spares, summed over invocations"},
+      {"fars_held_nodes", "1",
+       "nodes vacated by FARS moves and held as spares until the next invocation "
+       "(fars.hold_vacated = true; else 0)"},
+  };
 }
 
 }  // namespace faultsweep::policy

@@ -46,6 +46,14 @@ std::string table_choice(const Params& t, const std::string& key, const std::str
   throw InputError("fars." + key, canonical_value(v), expected);
 }
 
+bool table_flag(const Params& t, const std::string& key, bool fallback) {
+  if (!t.has(key)) return fallback;
+  const Value& v = t.at(key);
+  if (!std::holds_alternative<bool>(v))
+    throw InputError("fars." + key, canonical_value(v), "must be true or false");
+  return std::get<bool>(v);
+}
+
 }  // namespace
 
 FarsStrategy fars_strategy_from(std::string_view name) {
@@ -88,13 +96,13 @@ double FarsConfig::migration_overhead_s() const {
 }
 
 FarsConfig FarsConfig::from_table(const Params& table) {
-  static const char* const kKeys[] = {"interval", "overhead", "checkpoint_cost", "restart_cost",
-                                      "queue_wait"};
+  static const char* const kKeys[] = {"interval",     "overhead",   "checkpoint_cost",
+                                      "restart_cost", "queue_wait", "hold_vacated"};
   for (const auto& [key, value] : table.values())
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
       throw InputError("fars." + key, canonical_value(value),
                        "unknown key; expected interval, overhead, checkpoint_cost, restart_cost, "
-                       "queue_wait");
+                       "queue_wait, hold_vacated");
   FarsConfig c;
   c.interval_s = table_seconds(table, "interval", true, 0.0);
   if (!(c.interval_s > 0))
@@ -113,6 +121,7 @@ FarsConfig FarsConfig::from_table(const Params& table) {
   c.queue_wait = table_choice(table, "queue_wait", "mean", {"last", "mean"}) == "last"
                      ? QueueWaitEstimator::Mode::last
                      : QueueWaitEstimator::Mode::mean;
+  c.hold_vacated = table_flag(table, "hold_vacated", false);
   return c;
 }
 
@@ -120,7 +129,9 @@ ParamSpec fars_table_spec() {
   return make_table_param(
       "fars",
       "FARS settings: { interval = I_F, overhead = \"stop_restart\" | \"live\", checkpoint_cost = "
-      "O_ckp, restart_cost = O_r, queue_wait = \"last\" | \"mean\" } (policy/fars_select.hpp)",
+      "O_ckp, restart_cost = O_r, queue_wait = \"last\" | \"mean\", hold_vacated = false | true "
+      "(true: a node a move frees stays a spare until the next invocation; then a spare may "
+      "delay the head job's EASY reservation) } (policy/fars_select.hpp)",
       {"interval", "checkpoint_cost", "restart_cost"});
 }
 

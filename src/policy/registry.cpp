@@ -100,6 +100,7 @@ constexpr StrategyTraits fars_traits() {
   t.table_hint = "{ interval = ..., ... }";
   t.table_spec = fars_table_spec;
   t.validate = validate_fars_table;
+  t.metrics = fars_metrics;
   return t;
 }
 

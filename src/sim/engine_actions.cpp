@@ -67,9 +67,12 @@ void Simulation::apply(policy::Decisions& d, DecisionCause cause) {
     std::size_t last = first + 1;
     while (last < d.moves.size() && d.moves[last].job == d.moves[first].job) ++last;
     if (rec_ != nullptr) [[unlikely]]
-      for (std::size_t k = first; k < last; ++k)
-        rec_->decision(now_, DecisionKind::move, cause, d.moves[k].job, d.moves[k].from,
-                       d.moves[k].to, d.moves[k].overhead_s);
+      for (std::size_t k = first; k < last; ++k) {
+        const policy::Move& m = d.moves[k];
+        rec_->decision(now_, DecisionKind::move, cause, m.job, m.from, m.to, m.overhead_s);
+        if (m.hold_from)
+          rec_->decision(now_, DecisionKind::spare_hold, cause, -1, m.from, m.from, 0);
+      }
     move_job(d.moves[first].job,
              std::span<const policy::Move>(d.moves).subspan(first, last - first));
     first = last;
@@ -93,7 +96,7 @@ void Simulation::apply(policy::Decisions& d, DecisionCause cause) {
 }
 
 // Applies `moves` (all of one job): each `from` must be one of the job's nodes and
-// each `to` an idle or spare node; the freed nodes become idle.
+// each `to` an idle or spare node; the freed nodes become idle, or spare with `hold_from`.
 void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
   FS_CHECK(j >= 0 && static_cast<std::size_t>(j) < jobs_.size(), "move: no such job");
   FS_CHECK(jobs_[static_cast<std::size_t>(j)].state == JobState::running,
@@ -116,8 +119,13 @@ void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
     node_owner_[to] = j;
     set_node_state(m.to, NodeState::busy);
     node_owner_[static_cast<std::size_t>(m.from)] = -1;
-    set_node_state(m.from, NodeState::idle);
-    free_.insert(m.from);
+    if (m.hold_from) {  // the strategy keeps the node it vacated out of the queue
+      set_node_state(m.from, NodeState::spare);
+      ++spare_count_;
+    } else {
+      set_node_state(m.from, NodeState::idle);
+      free_.insert(m.from);
+    }
     *it = m.to;
   }
   ++jobs_[static_cast<std::size_t>(j)].moves;

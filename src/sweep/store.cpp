@@ -51,13 +51,16 @@ void write_points(hid_t root, const JobSpec& job, const std::string& f) {
   for (const Axis& axis : job.axes)
     for (const AxisMember& m : axis.members) {
       const bool is_string = std::holds_alternative<std::string>(m.values.front());
+      const bool is_flag = std::holds_alternative<bool>(m.values.front());
       const auto coord_of = [&](std::size_t p) {
         return grid_coordinates(job.axes, p)[static_cast<std::size_t>(&axis - job.axes.data())];
       };
-      if (is_string) {
+      if (is_string || is_flag) {  // a boolean axis as the job file spells it: "true" | "false"
         std::vector<std::string> col(pts.size());
-        for (std::size_t p = 0; p < pts.size(); ++p)
-          col[p] = std::get<std::string>(m.values[coord_of(p)]);
+        for (std::size_t p = 0; p < pts.size(); ++p) {
+          const Value& v = m.values[coord_of(p)];
+          col[p] = is_flag ? (std::get<bool>(v) ? "true" : "false") : std::get<std::string>(v);
+        }
         io::write_strings(g.id(), m.key, col, f);
       } else {
         std::vector<double> col(pts.size());

@@ -213,6 +213,12 @@ TEST_CASE("fars: the fars table and the strategy are read and checked naming the
                                           {"queue_wait", std::string("last")}}));
   CHECK(live.migration_overhead_s() == 30);  // live migration: O_r
   CHECK(live.queue_wait == QueueWaitEstimator::Mode::last);
+  CHECK_FALSE(live.hold_vacated);  // the default: vacated nodes go back to the queue
+  CHECK(FarsConfig::from_table(make_params({{"interval", 600.0},
+                                            {"overhead", std::string("live")},
+                                            {"restart_cost", 30.0},
+                                            {"hold_vacated", true}}))
+            .hold_vacated);
 
   const auto key_of = [](Params t) { return thrown_key([&] { FarsConfig::from_table(t); }); };
   CHECK(key_of(make_params({{"interval", 0.0}, {"restart_cost", 1.0}, {"checkpoint_cost", 1.0}})) ==
@@ -232,5 +238,9 @@ TEST_CASE("fars: the fars table and the strategy are read and checked naming the
                             {"restart_cost", 1.0},
                             {"overhead", std::string("live")},
                             {"queue_wait", std::string("median")}})) == "fars.queue_wait");
+  CHECK(key_of(make_params({{"interval", 60.0},
+                            {"restart_cost", 1.0},
+                            {"overhead", std::string("live")},
+                            {"hold_vacated", std::string("yes")}})) == "fars.hold_vacated");
   CHECK(key_of(make_params({{"intervall", 60.0}})) == "fars.intervall");
 }

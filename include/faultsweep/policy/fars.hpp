@@ -13,12 +13,15 @@
 // pool at most the extra nodes EASY would leave at its shadow time (the nodes free then beyond
 // its need, counting every release at that instant); with an empty queue every idle,
 // unpredicted node is a spare. A spare is used at once by a move (nothing is held between
-// invocations), so the queue never loses a node to the pool. Conservative backfilling is not
-// supported (its reservations of every queued job are not in the view): an InputError.
+// invocations), so the queue never loses a node to the pool. The exception is opt-in
+// (fars.hold_vacated, not in the paper): a node a move vacates stays a spare until the next
+// invocation, and may then delay the head job's reservation by up to I_F. Conservative backfilling
+// is not supported (its reservations of every queued job are not in the view): an InputError.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/strategy.hpp"
@@ -33,14 +36,21 @@ class FarsRuntime final : public RuntimeStrategy {
   StrategyNeeds needs() const override;
   void on_tick(const ClusterView& view, Decisions& out) override;
   void on_job_end(const ClusterView& view, std::int32_t job, Decisions& out) override;
+  // fars_metrics(): the pool per invocation, how often it binds, what it leaves unmoved.
+  void report(MetricSink& sink) const override;
 
   // The spare pool of the last invocation (tests).
   const std::vector<std::int32_t>& last_pool() const { return pool_; }
   std::int64_t invocations() const { return invocations_; }
   double pool_node_invocations() const { return pool_sum_; }
+  const std::vector<std::int32_t>& held() const { return held_; }  // vacated, not yet released
 
  private:
   int reservation_extra(const ClusterView& v) const;
+  void release_held(const ClusterView& v, Decisions& out);
+  void build_pool(const ClusterView& v);
+  void find_suspicious(const ClusterView& v);
+  void move_suspicious(const ClusterView& v, Decisions& out);
 
   FarsStrategy kind_;
   FarsConfig cfg_;
@@ -51,8 +61,14 @@ class FarsRuntime final : public RuntimeStrategy {
   std::vector<std::int32_t> pool_;
   std::vector<SuspiciousJob> suspicious_;
   FarsSelection selection_;
+  std::vector<std::int32_t> held_;  // nodes the last invocation's moves vacated (hold_vacated)
   std::int64_t invocations_ = 0;
   double pool_sum_ = 0;
+  std::int64_t suspicious_invocations_ = 0, empty_pool_invocations_ = 0;
+  std::int64_t unmoved_for_spares_ = 0, held_total_ = 0;
 };
+
+// The metrics FarsRuntime::report gives (the FARS rows' StrategyTraits::metrics).
+std::vector<MetricSpec> fars_metrics();
 
 }  // namespace faultsweep::policy

@@ -52,12 +52,15 @@ struct FarsConfig {
   double checkpoint_cost_s = 0.0;  // O_ckp, >= 0
   double restart_cost_s = 0.0;     // O_r, >= 0
   QueueWaitEstimator::Mode queue_wait = QueueWaitEstimator::Mode::mean;
+  // Not in the paper: keep the node a move frees out of the queue (a spare) until the next
+  // invocation releases it, so the queue cannot start a job on a node predicted to fail.
+  bool hold_vacated = false;
 
   double migration_overhead_s() const;  // O_F
   // Keys (without the "fars." prefix): interval (required, > 0), overhead ("stop_restart" |
   // "live", default stop_restart), checkpoint_cost (>= 0; required with stop_restart),
-  // restart_cost (>= 0, required), queue_wait ("last" | "mean", default mean). Durations are
-  // seconds. Errors name "fars.<key>".
+  // restart_cost (>= 0, required), queue_wait ("last" | "mean", default mean), hold_vacated
+  // (a boolean, default false). Durations are seconds. Errors name "fars.<key>".
   static FarsConfig from_table(const Params& table);
 };
 

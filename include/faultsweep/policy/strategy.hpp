@@ -84,12 +84,14 @@ class ClusterView {
 // Move one process of `job` from node `from` to node `to` (idle or spare). All moves of one
 // job in a batch are applied together: the job's execution stops, keeps all work done so far
 // and restarts on the new node set after `overhead_s` (the largest of its moves'), like a
-// checkpoint-and-restart (FARS §4.1 O_F) or a live migration.
+// checkpoint-and-restart (FARS §4.1 O_F) or a live migration. With `hold_from` the node left
+// becomes a spare (the queue does not get it back) until the strategy releases it.
 struct Move {
   std::int32_t job = -1;
   std::int32_t from = -1;
   std::int32_t to = -1;
   double overhead_s = 0;
+  bool hold_from = false;
 };
 
 // A batch of decisions, applied in this order: hold spares, moves, checkpoints, release spares.
