@@ -169,6 +169,12 @@ void fit_gamma_uncensored(const Sample& s, Fit& f) {
     const double fk = std::log(k) - digamma(k) - c;
     const double dk = 1.0 / k - trigamma(k);
     double next = k - fk / dk;
+    // Times equal to rounding (c ~ 1e-19) drive k past 1e18, where the slope underflows to 0:
+    // no MLE, as for equal times.
+    if (!std::isfinite(next))
+      throw InputError("failure times", fmt::format("{} values", s.fail.size()),
+                       "a sample the gamma MLE exists for (failure times not all equal to "
+                       "rounding)");
     if (!(next > 0)) next = k / 2;
     if (std::abs(next - k) < 1e-14 * k) {
       k = next;
