@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <memory>
 #include <new>
 #include <vector>
 
@@ -26,10 +25,16 @@ DeflateChunks::~DeflateChunks() {
   libdeflate_free_compressor(z_);
 }
 
-void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* bytes,
-                          std::size_t size, const std::string& name, const std::string& file) {
+std::size_t DeflateChunks::compress(const unsigned char* bytes, std::size_t size,
+                                    const std::string& name, const std::string& file) {
   const std::size_t n = libdeflate_zlib_compress(z_, bytes, size, out_.get(), bound_);
   if (n == 0) throw H5Error(fmt::format("{}: compressing /{} failed", file, name));
+  return n;
+}
+
+void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* bytes,
+                          std::size_t size, const std::string& name, const std::string& file) {
+  const std::size_t n = compress(bytes, size, name, file);
   check_call(H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, n, out_.get()), "H5Dwrite_chunk", name,
              file);
 }
@@ -37,17 +42,6 @@ void DeflateChunks::write(hid_t d, const hsize_t* offset, const unsigned char* b
 namespace {
 
 std::atomic<unsigned> compression_threads{1};
-
-std::vector<unsigned char> compress_chunk(int level, const unsigned char* bytes, std::size_t size) {
-  const std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> z(
-      libdeflate_alloc_compressor(level), libdeflate_free_compressor);
-  if (!z) throw std::bad_alloc();
-  std::vector<unsigned char> out(libdeflate_zlib_compress_bound(z.get(), size));
-  const std::size_t n = libdeflate_zlib_compress(z.get(), bytes, size, out.data(), out.size());
-  if (n == 0) throw std::bad_alloc();  // cannot happen: the bound holds any input
-  out.resize(n);
-  return out;
-}
 
 }  // namespace
 
@@ -100,7 +94,9 @@ bool write_deflated(hid_t d, const void* data, const std::vector<hsize_t>& dims,
   std::vector<std::vector<unsigned char>> packed(chunks);
   parallel_for(chunks, threads, [&](std::size_t c) {
     std::vector<unsigned char> own_pad;
-    packed[c] = compress_chunk(static_cast<int>(level), chunk_bytes(c, own_pad), bytes);
+    DeflateChunks z(static_cast<int>(level), bytes);
+    const std::size_t n = z.compress(chunk_bytes(c, own_pad), bytes, name, file);
+    packed[c].assign(z.data(), z.data() + n);
   });
   for (std::size_t c = 0; c < chunks; ++c) {
     const hsize_t offset[2] = {c * chunk_rows, 0};

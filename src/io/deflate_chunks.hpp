@@ -20,8 +20,13 @@ class DeflateChunks {
   ~DeflateChunks();
   DeflateChunks(const DeflateChunks&) = delete;
   DeflateChunks& operator=(const DeflateChunks&) = delete;
-  // Compresses `bytes` (a whole chunk, as the filters before deflate left it) and stores it as
-  // the chunk of dataset `d` at `offset` (one coordinate per dimension).
+  // Compresses `bytes` (a whole chunk, as the filters before deflate left it) into data():
+  // its size in bytes.
+  std::size_t compress(const unsigned char* bytes, std::size_t size, const std::string& name,
+                       const std::string& file);
+  const unsigned char* data() const { return out_.get(); }
+  // Compresses `bytes` and stores it as the chunk of dataset `d` at `offset` (one coordinate
+  // per dimension).
   void write(hid_t d, const hsize_t* offset, const unsigned char* bytes, std::size_t size,
              const std::string& name, const std::string& file);
 
