@@ -7,6 +7,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS faultsweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS faultsweep_main RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/faultsweep)
 install(TARGETS faultsweep_core EXPORT faultsweepTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

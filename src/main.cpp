@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -26,6 +27,23 @@
 
 namespace fs = faultsweep;
 namespace sw = faultsweep::sweep;
+
+// The stop handlers, installed before any shared library initialises (the executable's pre-init
+// array runs first, right after the dynamic loader), then the stop signals unblocked: the
+// `faultsweep` launcher (src/launcher/launcher.c) blocks them before it runs this binary, so a
+// signal that came while the libraries were loading is pending now and reaches the handler.
+// mpirun forwards SIGUSR1 to ranks that may still be starting; none of them dies of it.
+extern "C" {
+static void install_handlers_first(int, char**, char**) {
+  faultsweep::sweep::install_stop_handlers();
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (const int sig : {SIGTERM, SIGINT, SIGUSR1}) sigaddset(&stop, sig);
+  pthread_sigmask(SIG_UNBLOCK, &stop, nullptr);
+}
+[[gnu::section(".preinit_array"),
+  gnu::used]] static void (*const kPreinit)(int, char**, char**) = install_handlers_first;
+}
 
 namespace {
 

@@ -10,8 +10,14 @@ std::filesystem::path share_dir() {
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec || exe.empty()) return {};
-  const std::filesystem::path share = exe.parent_path().parent_path() / "share" / "faultsweep";
-  return std::filesystem::is_directory(share, ec) ? share : std::filesystem::path{};
+  // The program is in PREFIX/libexec/faultsweep/ (behind the launcher in PREFIX/bin/); a
+  // binary in PREFIX/bin/ itself (a tool built against the library) looks one level up.
+  for (const auto& prefix :
+       {exe.parent_path().parent_path().parent_path(), exe.parent_path().parent_path()}) {
+    const std::filesystem::path share = prefix / "share" / "faultsweep";
+    if (std::filesystem::is_directory(share, ec)) return share;
+  }
+  return {};
 }
 
 std::string bundled_path(const std::string& path) {

@@ -12,7 +12,8 @@ section "cmake --install"
 RC=0
 cmake --install "$BUILD" --prefix "$WORK/prefix" >"$WORK/install.out" 2>"$WORK/install.err" || RC=$?
 expect_rc "cmake --install to a temporary prefix" 0 install
-for f in bin/faultsweep include/faultsweep/sweep/store.hpp lib/libfaultsweep_core.a \
+for f in bin/faultsweep libexec/faultsweep/faultsweep include/faultsweep/sweep/store.hpp \
+  lib/libfaultsweep_core.a \
   lib/cmake/faultsweep/faultsweepConfig.cmake lib/cmake/faultsweep/faultsweepConfigVersion.cmake \
   lib/cmake/faultsweep/faultsweepTargets.cmake share/faultsweep/jobs/quickstart.toml \
   share/faultsweep/inputs/plank share/faultsweep/slurm-scripts/submit.sh; do

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A stop signal while the program is still starting: from the moment the faultsweep command has
+# been executed (before that no program can have a handler), a storm of SIGUSR1 -- one every
+# millisecond to a single process, one every 20 ms to mpirun, which forwards each to ranks that
+# may be loading their libraries or in MPI_Init. Every run must end in exit 75 (stopped) or 0,
+# never by a signal (exit 138 from the shell or mpirun). FS_START_TRIALS trials per rank count
+# (default 6).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+JOB="$SRC/tests/data/jobs/stop_paths.toml"
+TRIALS=${FS_START_TRIALS:-6}
+
+FS_REAL=$(readlink -f "$FS")
+FS_REAL_MAIN=$(readlink -f "$(dirname "$FS")/libexec/faultsweep/faultsweep" 2>/dev/null || true)
+# ours PID: PID has executed the faultsweep command (the launcher, or the program it runs). From
+# then on a program that installs its handlers in main() is exposed for as long as its
+# libraries take to load; faultsweep is not. (The kernel switches /proc/PID/exe a few
+# microseconds before the new program's first instruction; 2 ms more are waited below.)
+ours() {
+  local exe
+  exe=$(readlink "/proc/$1/exe" 2>/dev/null) || return 1
+  [ "$exe" = "$FS_REAL" ] || [ "$exe" = "$FS_REAL_MAIN" ]
+}
+# ranks_started SID NP: NP processes of the session have executed the faultsweep command.
+ranks_started() {
+  local n=0 pid
+  for pid in $(pgrep -s "$1" || true); do ours "$pid" && n=$((n + 1)); done
+  [ "$n" -ge "$2" ]
+}
+# caught PID: mpirun has its handler for SIGUSR1 (10): it forwards the signal from then on.
+caught() {
+  local cgt
+  cgt=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+  [ -n "$cgt" ] && (((16#$cgt >> 9) & 1))
+}
+
+# storm LABEL NP PERIOD_S: starts the run, waits until the process (1 rank) or every rank (2
+# ranks) has executed the faultsweep command, then sends SIGUSR1 every PERIOD_S seconds (to
+# mpirun: while it has its handler) until the run ends.
+storm() {
+  local label=$1 np=$2 period=$3
+  if [ "$np" -eq 1 ]; then
+    start_group "$label" "$FS" run "$JOB" --out "$WORK/$label.h5" -q
+    while ! ours "$BG_PID" && kill -0 "$BG_PID" 2>/dev/null; do :; done
+  else
+    start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$WORK/$label.h5" -q
+    while ! ranks_started "$BG_PID" "$np" && kill -0 "$BG_PID" 2>/dev/null; do :; done
+  fi
+  sleep 0.002
+  # mpirun forwards while it has its handler; once its ranks are gone it tears down with the
+  # default action back, and a signal then would end it as it would any program.
+  local n=0
+  while { [ "$np" -eq 1 ] || caught "$BG_PID"; } && kill -USR1 "$BG_PID" 2>/dev/null; do
+    n=$((n + 1))
+    sleep "$period"
+  done
+  wait_rc "$BG_PID"
+  if [ "$RC" -eq 75 ] || [ "$RC" -eq 0 ]; then
+    pass "$label: $n signals from the start: exit $RC"
+  else
+    fail "$label: $n signals from the start: exit $RC, expected 75 or 0 (never a signal)"
+    tail -3 "$WORK/$label.err" | sed 's/^/    | /'
+  fi
+  check "$label: no rank left running" test -z "$(session_alive "$BG_PID")"
+}
+
+section "1 rank: SIGUSR1 every millisecond from the moment it runs faultsweep"
+for i in $(seq 1 "$TRIALS"); do storm "one$i" 1 0.001; done
+
+section "2 ranks: SIGUSR1 to mpirun every 20 ms once the ranks run faultsweep (forwarded to them)"
+for i in $(seq 1 "$TRIALS"); do storm "two$i" 2 0.02; done
+
+finish
