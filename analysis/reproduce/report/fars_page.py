@@ -14,6 +14,7 @@ import numpy as np
 from reproduce import fars as fr
 from reproduce import fars_data as fd
 from reproduce import fars_gap as fg
+from reproduce.report import fars_pool as fp
 from reproduce.report.rows import (DIFFERS, Figure, Page, Row, Table, claim_verdict, fmt, verdict,
                                    within)
 
@@ -102,10 +103,10 @@ def judge(paper: str, ours: str, claim: str = "") -> tuple[str, str] | None:
     return verdict(ok), f"every value within {100 * REL:g} % or {ABS:g} of a printed one"
 
 
-def explain(claim: str, paper: str) -> str:
+def explain(claim: str, paper: str, why_trace: str = WHY_TRACE) -> str:
     """Why a claim differs: what jobs/fars/README.md's sensitivity study found for its kind."""
     if "trace" in claim or "Fig. 10" in claim:
-        return WHY_TRACE
+        return why_trace
     if "lowest" in claim:
         return WHY_ORDER
     if "failed jobs" in claim or "Resp" in claim:
@@ -115,7 +116,7 @@ def explain(claim: str, paper: str) -> str:
     return WHY_SYNTHETIC
 
 
-def claim_rows(d: Path) -> list[Row]:
+def claim_rows(d: Path, why_trace: str = WHY_TRACE) -> list[Row]:
     rows = []
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -131,7 +132,7 @@ def claim_rows(d: Path) -> list[Row]:
         if got is None:
             continue
         v, rule = got
-        why = explain(claim, paper) if v == DIFFERS else ""
+        why = explain(claim, paper, why_trace) if v == DIFFERS else ""
         section = claim.split(":")[0]
         nums = _nums(ours)
         rows.append(Row(section, claim.split(":", 1)[1].strip() if ":" in claim else claim,
@@ -175,11 +176,17 @@ def build(results: Path, out: Path) -> Page:
             contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         fr.cmd_table(d, figdir)
-    page.rows = claim_rows(d)
+    pool = d / "sensitivity" / "load_trace.h5"
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        pool_rows = fp.pool_rows(pool) if pool.exists() else []
+    page.rows = claim_rows(d, fp.trace_explanation(pool_rows) or WHY_TRACE)
     for png in sorted(figdir.glob("*.png")):
         key = next((k for k in FIGURES if png.stem.startswith(k)), None)
         page.figures.append(Figure(f"fars/{png.name}", FIGURES.get(key, png.stem),
                                    "ours: rebuilt Table 3, paired 95 % CIs over replicas"))
+    if pool_rows:
+        page.tables.append(fp.pool_table(pool_rows))
     table = sensitivity_table(d / "sensitivity")
     if table is not None:
         page.tables.append(table)
