@@ -32,6 +32,9 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # No network interfaces to probe here; keep Open MPI on the loopback and shared memory.
 export OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# As the Slurm scripts run it: no second of waiting after a rank's non-zero exit (exit 75 after
+# a stop; every rank has finished writing by then).
+export OMPI_MCA_odls_base_sigkill_timeout=0
 
 section() { printf '\n== %s\n' "$*"; }
 pass() {
