@@ -20,35 +20,73 @@ double exponential_hazard(double scale_s, double x_s) {
 
 void ReliabilityOrder::sync(const reliability::OnlineReliability& model, int nodes) {
   if (model.refits() == synced_refits_) return;
-  synced_refits_ = model.refits();
-  const std::size_t words = (static_cast<std::size_t>(nodes) + 63) / 64;
-  for (Bucket& b : buckets_) spare_.push_back(std::move(b));
-  buckets_.clear();
-  own_fit_.clear();
-  bucket_of_n_.clear();
-  for (std::int32_t i = 0; i < nodes; ++i) {
-    if (model.own_fit(i)) {
-      own_fit_.push_back(i);
-      continue;
+  // The nodes that failed since the previous refit are the only ones that move.
+  if (synced_refits_ >= 0 && model.refits() == synced_refits_ + 1 &&
+      place_.size() == static_cast<std::size_t>(nodes)) {
+    for (const std::int32_t i : model.changed()) {
+      remove(i);
+      place(model, i);
     }
-    // Every node with the same count has the same scale (tau / n, or the pooled scale).
-    const auto n = static_cast<std::size_t>(model.failures(i));
-    if (n >= bucket_of_n_.size()) bucket_of_n_.resize(n + 1, -1);
-    if (bucket_of_n_[n] < 0) {
-      bucket_of_n_[n] = static_cast<std::int32_t>(buckets_.size());
-      if (spare_.empty()) spare_.emplace_back();
-      buckets_.push_back(std::move(spare_.back()));
-      spare_.pop_back();
-      buckets_.back().scale_s = model.scale_s(i);
-      buckets_.back().words.assign(words, 0);
-    }
-    Bucket& b = buckets_[static_cast<std::size_t>(bucket_of_n_[n])];
-    FS_CHECK(b.scale_s == model.scale_s(i), "reliability order: one count, two scales");
-    b.words[static_cast<std::size_t>(i) >> 6] |= std::uint64_t{1} << (i & 63);
+  } else {
+    rebuild(model, nodes);
   }
-  // Descending scale: non-decreasing hazard x / scale for every x >= 0.
-  std::stable_sort(buckets_.begin(), buckets_.end(),
-                   [](const Bucket& a, const Bucket& b) { return a.scale_s > b.scale_s; });
+  synced_refits_ = model.refits();
+  // Every node of a bucket has the same scale (tau / n, or the pooled scale for n = 0). By
+  // descending scale: non-decreasing hazard x / scale for every x >= 0 (equal scales are one
+  // level in candidates(), so their order does not matter).
+  order_.clear();
+  for (std::size_t n = 0; n < by_count_.size(); ++n)
+    if (by_count_[n].members > 0) order_.push_back(static_cast<std::int32_t>(n));
+  std::sort(order_.begin(), order_.end(), [&](std::int32_t a, std::int32_t b) {
+    return model.exponential_scale_s(a) > model.exponential_scale_s(b);
+  });
+  order_scale_s_.clear();
+  for (const std::int32_t n : order_) order_scale_s_.push_back(model.exponential_scale_s(n));
+}
+
+void ReliabilityOrder::rebuild(const reliability::OnlineReliability& model, int nodes) {
+  const std::size_t words = (static_cast<std::size_t>(nodes) + 63) / 64;
+  for (Bucket& b : by_count_) b.words.assign(words, 0), b.members = 0;
+  own_fit_.clear();
+  place_.assign(static_cast<std::size_t>(nodes), 0);
+  own_at_.assign(static_cast<std::size_t>(nodes), -1);
+  for (std::int32_t i = 0; i < nodes; ++i) place(model, i);
+}
+
+void ReliabilityOrder::place(const reliability::OnlineReliability& model, std::int32_t node) {
+  const auto i = static_cast<std::size_t>(node);
+  if (model.own_fit(node)) {
+    place_[i] = -1;
+    own_at_[i] = static_cast<std::int32_t>(own_fit_.size());
+    own_fit_.push_back(node);
+    return;
+  }
+  const auto n = static_cast<std::size_t>(model.failures(node));
+  if (n >= by_count_.size()) {
+    const std::size_t words = (place_.size() + 63) / 64;
+    by_count_.resize(n + 1);
+    for (Bucket& b : by_count_)
+      if (b.words.size() != words) b.words.assign(words, 0);
+  }
+  place_[i] = static_cast<std::int32_t>(n);
+  Bucket& b = by_count_[n];
+  b.words[i >> 6] |= std::uint64_t{1} << (i & 63);
+  ++b.members;
+}
+
+void ReliabilityOrder::remove(std::int32_t node) {
+  const auto i = static_cast<std::size_t>(node);
+  if (place_[i] < 0) {  // swap with the last own-fit node
+    const auto at = static_cast<std::size_t>(own_at_[i]);
+    own_fit_[at] = own_fit_.back();
+    own_at_[static_cast<std::size_t>(own_fit_[at])] = static_cast<std::int32_t>(at);
+    own_fit_.pop_back();
+    own_at_[i] = -1;
+    return;
+  }
+  Bucket& b = by_count_[static_cast<std::size_t>(place_[i])];
+  b.words[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+  --b.members;
 }
 
 std::size_t ReliabilityOrder::take_lowest(const Bucket& b, const NodeSet& free, double hazard,
@@ -74,12 +112,13 @@ void ReliabilityOrder::candidates(const reliability::OnlineReliability& model,
   // (need = k minus the nodes of lower levels), which beat its other members on the tie. Once
   // k nodes are placed, every later level has a greater hazard.
   std::size_t placed = 0;
-  for (std::size_t b = 0; b < buckets_.size() && placed < k;) {
-    const double level = exponential_hazard(buckets_[b].scale_s, x_s);
+  for (std::size_t b = 0; b < order_.size() && placed < k;) {
+    const double level = exponential_hazard(order_scale_s_[b], x_s);
     const std::size_t need = k - placed;
     std::size_t in_level = 0;
-    for (; b < buckets_.size() && exponential_hazard(buckets_[b].scale_s, x_s) == level; ++b)
-      in_level += take_lowest(buckets_[b], free, level, need, out);
+    for (; b < order_.size() && exponential_hazard(order_scale_s_[b], x_s) == level; ++b)
+      in_level +=
+          take_lowest(by_count_[static_cast<std::size_t>(order_[b])], free, level, need, out);
     placed += std::min(need, in_level);
   }
   for (const std::int32_t id : own_fit_)

@@ -8,8 +8,10 @@
 // scale: as x / scale is monotone in scale (also after rounding), the buckets come in
 // non-decreasing hazard for every x, and within one bucket (equal hazards) the order is by id.
 // Only nodes with their own Weibull fit, whose order depends on their age and on x, are
-// evaluated one by one. Rebuilt at each refit, O(N); a query costs about the free-set words of
-// the buckets it visits plus the Weibull-fitted nodes, instead of a hazard and a sort per node.
+// evaluated one by one. A refit moves only the nodes that failed since the previous one between
+// buckets (O(changed nodes) plus sorting the few buckets by scale); a query costs about the
+// free-set words of the buckets it visits plus the Weibull-fitted nodes, instead of a hazard
+// and a sort per node.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -36,19 +38,24 @@ class ReliabilityOrder {
 
  private:
   struct Bucket {
-    double scale_s = 0;                // the scale every member shares
     std::vector<std::uint64_t> words;  // members, a bitset by id
+    std::int64_t members = 0;
   };
   // Appends the free members of bucket b with the lowest ids, at most `limit`, with hazard
   // `hazard`; returns how many.
   std::size_t take_lowest(const Bucket& b, const NodeSet& free, double hazard, std::size_t limit,
                           std::vector<Ranked>& out) const;
+  void rebuild(const reliability::OnlineReliability& model, int nodes);
+  void place(const reliability::OnlineReliability& model, std::int32_t node);
+  void remove(std::int32_t node);
 
   std::int64_t synced_refits_ = -1;
-  std::vector<Bucket> buckets_;            // by descending scale (only non-empty ones)
-  std::vector<std::int32_t> own_fit_;      // nodes with their own Weibull fit
-  std::vector<std::int32_t> bucket_of_n_;  // scratch: bucket index by failure count
-  std::vector<Bucket> spare_;              // scratch: emptied buckets, reused
+  std::vector<Bucket> by_count_;       // exponential nodes by failure count n
+  std::vector<std::int32_t> place_;    // per node: its count n, or -1: own Weibull fit
+  std::vector<std::int32_t> own_fit_;  // nodes with their own Weibull fit, any order
+  std::vector<std::int32_t> own_at_;   // per node: its index in own_fit_
+  std::vector<std::int32_t> order_;    // counts of the non-empty buckets, descending scale
+  std::vector<double> order_scale_s_;  // their scales
 };
 
 }  // namespace faultsweep::policy
