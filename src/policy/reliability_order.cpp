@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 
 #include "faultsweep/core/error.hpp"
@@ -50,6 +51,7 @@ void ReliabilityOrder::rebuild(const reliability::OnlineReliability& model, int 
   own_fit_.clear();
   place_.assign(static_cast<std::size_t>(nodes), 0);
   own_at_.assign(static_cast<std::size_t>(nodes), -1);
+  own_bound_.assign(static_cast<std::size_t>(nodes), {});
   for (std::int32_t i = 0; i < nodes; ++i) place(model, i);
 }
 
@@ -59,6 +61,9 @@ void ReliabilityOrder::place(const reliability::OnlineReliability& model, std::i
     place_[i] = -1;
     own_at_[i] = static_cast<std::int32_t>(own_fit_.size());
     own_fit_.push_back(node);
+    const double beta = model.shape(node), log_eta = std::log(model.scale_s(node));
+    // The constants of the lower bounds in above_level (shape 1: no bound, the hazard is x / eta).
+    own_bound_[i] = {beta, std::log(beta) - beta * log_eta, log_eta, std::exp2(beta - 1)};
     return;
   }
   const auto n = static_cast<std::size_t>(model.failures(node));
@@ -112,8 +117,9 @@ void ReliabilityOrder::candidates(const reliability::OnlineReliability& model,
   // (need = k minus the nodes of lower levels), which beat its other members on the tie. Once
   // k nodes are placed, every later level has a greater hazard.
   std::size_t placed = 0;
+  double level = 0;
   for (std::size_t b = 0; b < order_.size() && placed < k;) {
-    const double level = exponential_hazard(order_scale_s_[b], x_s);
+    level = exponential_hazard(order_scale_s_[b], x_s);
     const std::size_t need = k - placed;
     std::size_t in_level = 0;
     for (; b < order_.size() && exponential_hazard(order_scale_s_[b], x_s) == level; ++b)
@@ -121,8 +127,46 @@ void ReliabilityOrder::candidates(const reliability::OnlineReliability& model,
           take_lowest(by_count_[static_cast<std::size_t>(order_[b])], free, level, need, out);
     placed += std::min(need, in_level);
   }
-  for (const std::int32_t id : own_fit_)
-    if (free.contains(id)) out.emplace_back(model.hazard(h, id, now_s, x_s), id);
+  // Once k exponential nodes have hazards <= level, a node certainly above it cannot be among
+  // the k least: its hazard (two pow calls) is not needed.
+  const bool bounded = placed == k && level > 0 && x_s > 0;
+  const double log_level = bounded ? std::log(level) : 0, log_x = bounded ? std::log(x_s) : 0;
+  for (const std::int32_t id : own_fit_) {
+    if (!free.contains(id)) continue;
+    if (bounded && above_level(h, id, now_s, x_s, log_x, log_level)) continue;
+    out.emplace_back(model.hazard(h, id, now_s, x_s), id);
+  }
 }
 
+bool ReliabilityOrder::above_level(const failures::NodeHistory& h, std::int32_t node, double now_s,
+                                   double x_s, double log_x, double log_level) const {
+  const Bound& b = own_bound_[static_cast<std::size_t>(node)];
+  if (b.beta == 1.0) return false;
+  const double last = h.last_failure_s(node);
+  const double t = std::max(0.0, now_s - (last == failures::NodeHistory::kNever ? 0.0 : last));
+  // Eq. 5.2, H = ((t + x)^beta - t^beta) / eta^beta, is at least (A = ((t + x) / eta)^beta):
+  //   beta < 1:          L = beta x (t + x)^(beta - 1) / eta^beta (mean value theorem: the
+  //                      derivative decreases), A / L = (t + x) / (beta x);
+  //   beta > 1, t >= x:  L = beta x t^(beta - 1) / eta^beta (the derivative increases),
+  //                      A / L = ((t + x) / t)^(beta - 1) (t + x) / (beta x) <= 2^(beta - 1) ..;
+  //   beta > 1, t < x:   L = (x / eta)^beta (superadditivity of s^beta), A / L <= 2^beta.
+  // The computed H is within 1e-15 A + 1.2e-16 H of H (each pow within an ulp of its rounded
+  // argument, one subtraction), i.e. within L (1e-15 r + 1.2e-16) for r >= A / L; ln L is
+  // computed within ~1e-13. So ln L > ln level + 1e-9 + 2e-15 r means the computed H exceeds
+  // the level, which k nodes do not (r < 1e12 keeps the margin small).
+  double log_lower = 0, r = 0;
+  if (b.beta < 1) {
+    r = (t + x_s) / (b.beta * x_s);
+    if (!(r < 1e12)) return false;
+    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t + x_s);
+  } else if (t >= x_s) {
+    r = b.two_pow * (t + x_s) / (b.beta * x_s);
+    if (!(r < 1e12)) return false;
+    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t);
+  } else {
+    r = 2 * b.two_pow;
+    log_lower = b.beta * (log_x - b.log_eta);
+  }
+  return log_lower > log_level + 1e-9 + 2e-15 * r;
+}
 }  // namespace faultsweep::policy

@@ -1,7 +1,8 @@
 // The ordered buckets behind allocator "ra" and RA-Opt (policy/reliability_order.hpp) choose
 // exactly what a full sort of every free node's (hazard, id) chooses: large groups of equal
 // hazard (no failure: the pooled rate; few failures: exponential), Weibull fits, several free
-// sets, run times (0: every hazard ties), refit instants, and before the first refit.
+// sets, run times (0: every hazard ties), refit instants, and before the first refit; refits that
+// move only the nodes that failed since the previous one.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -165,12 +166,19 @@ TEST_CASE("Refits that move only the nodes failed since the last one = fitting f
         CHECK(incremental.scale_s(n) == fresh.scale_s(n));
         CHECK(incremental.failures(n) == fresh.failures(n));
       }
-      const double x = 20 * kHour;
-      const auto all = full_order(fresh, h, free, now, x);
-      std::vector<std::int32_t> got(40), want;
-      ra.allocate(policy::AllocationContext{now, 0, x, 0, &h}, free, got);
-      for (std::size_t i = 0; i < got.size(); ++i) want.push_back(all[i].second);
-      CHECK(got == want);
+      // Run times below and above the nodes' ages, so that every bound that spares a Weibull
+      // node its hazard is used.
+      for (const double x : {1.0, 60.0, kHour, 20 * kHour, 300 * kHour, 3000 * kHour}) {
+        const auto all = full_order(fresh, h, free, now, x);
+        for (const std::size_t k : {1, 10, 40, 90}) {
+          std::vector<std::int32_t> got(k), want;
+          ra.allocate(policy::AllocationContext{now, 0, x, 0, &h}, free, got);
+          for (std::size_t i = 0; i < k; ++i) want.push_back(all[i].second);
+          INFO("law " << static_cast<int>(law) << ", now " << now / kHour << " h, x " << x
+                      << " s, k " << k);
+          CHECK(got == want);
+        }
+      }
     }
     if (law == OnlineLaw::weibull) CHECK(incremental.own_fit(0));  // fitted after the 4th
   }

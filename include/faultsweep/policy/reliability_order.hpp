@@ -48,12 +48,19 @@ class ReliabilityOrder {
   void rebuild(const reliability::OnlineReliability& model, int nodes);
   void place(const reliability::OnlineReliability& model, std::int32_t node);
   void remove(std::int32_t node);
+  // True if the node's Weibull hazard over x certainly exceeds exp(log_level) as computed.
+  bool above_level(const failures::NodeHistory& h, std::int32_t node, double now_s, double x_s,
+                   double log_x, double log_level) const;
 
+  struct Bound {  // a Weibull-fitted node's constants for above_level
+    double beta = 1, log_c = 0, log_eta = 0, two_pow = 1;  // log_c = ln(beta / eta^beta)
+  };
   std::int64_t synced_refits_ = -1;
   std::vector<Bucket> by_count_;       // exponential nodes by failure count n
   std::vector<std::int32_t> place_;    // per node: its count n, or -1: own Weibull fit
   std::vector<std::int32_t> own_fit_;  // nodes with their own Weibull fit, any order
   std::vector<std::int32_t> own_at_;   // per node: its index in own_fit_
+  std::vector<Bound> own_bound_;       // per node, if it has its own fit
   std::vector<std::int32_t> order_;    // counts of the non-empty buckets, descending scale
   std::vector<double> order_scale_s_;  // their scales
 };
