@@ -97,12 +97,7 @@ void ReliabilityAllocator::allocate_most_reliable(const AllocationContext& ctx, 
     return;
   }
   order_nodes_.sync(model_, ctx.history->nodes());
-  order_.clear();
-  order_nodes_.candidates(model_, *ctx.history, free, ctx.now_s, ctx.est_wall_s, k, order_);
-  // The k least (hazard, id) pairs (unique keys: the same set as a full sort), O(n + k log k).
-  const auto kth = order_.begin() + static_cast<std::ptrdiff_t>(k);
-  if (k < order_.size()) std::nth_element(order_.begin(), kth - 1, order_.end());
-  std::sort(order_.begin(), kth);
+  order_nodes_.least(model_, *ctx.history, free, ctx.now_s, ctx.est_wall_s, k, order_);
   for (std::size_t i = 0; i < k; ++i) out[i] = order_[i].second;
 }
 

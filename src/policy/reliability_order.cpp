@@ -34,7 +34,7 @@ void ReliabilityOrder::sync(const reliability::OnlineReliability& model, int nod
   synced_refits_ = model.refits();
   // Every node of a bucket has the same scale (tau / n, or the pooled scale for n = 0). By
   // descending scale: non-decreasing hazard x / scale for every x >= 0 (equal scales are one
-  // level in candidates(), so their order does not matter).
+  // level in least(), so their order does not matter).
   order_.clear();
   for (std::size_t n = 0; n < by_count_.size(); ++n)
     if (by_count_[n].members > 0) order_.push_back(static_cast<std::int32_t>(n));
@@ -108,34 +108,49 @@ std::size_t ReliabilityOrder::take_lowest(const Bucket& b, const NodeSet& free, 
   return taken;
 }
 
-void ReliabilityOrder::candidates(const reliability::OnlineReliability& model,
-                                  const failures::NodeHistory& h, const NodeSet& free, double now_s,
-                                  double x_s, std::size_t k, std::vector<Ranked>& out) const {
+void ReliabilityOrder::least(const reliability::OnlineReliability& model,
+                             const failures::NodeHistory& h, const NodeSet& free, double now_s,
+                             double x_s, std::size_t k, std::vector<Ranked>& out) {
   FS_CHECK(synced_refits_ == model.refits() && model.refit_instant() > 0,
            "reliability order used before its sync");
+  out.clear();
   // Buckets of equal hazard form one level; a level contributes its `need` lowest free ids
   // (need = k minus the nodes of lower levels), which beat its other members on the tie. Once
-  // k nodes are placed, every later level has a greater hazard.
+  // k nodes are placed, every later level has a greater hazard. The levels come in ascending
+  // hazard and a one-bucket level in ascending id, so only a level of several buckets is sorted.
   std::size_t placed = 0;
   double level = 0;
   for (std::size_t b = 0; b < order_.size() && placed < k;) {
     level = exponential_hazard(order_scale_s_[b], x_s);
-    const std::size_t need = k - placed;
-    std::size_t in_level = 0;
-    for (; b < order_.size() && exponential_hazard(order_scale_s_[b], x_s) == level; ++b)
+    const std::size_t need = k - placed, from = out.size();
+    std::size_t in_level = 0, buckets = 0;
+    for (; b < order_.size() && exponential_hazard(order_scale_s_[b], x_s) == level; ++b, ++buckets)
       in_level +=
           take_lowest(by_count_[static_cast<std::size_t>(order_[b])], free, level, need, out);
+    if (buckets > 1) std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
     placed += std::min(need, in_level);
   }
   // Once k exponential nodes have hazards <= level, a node certainly above it cannot be among
   // the k least: its hazard (two pow calls) is not needed.
   const bool bounded = placed == k && level > 0 && x_s > 0;
   const double log_level = bounded ? std::log(level) : 0, log_x = bounded ? std::log(x_s) : 0;
+  own_.clear();
   for (const std::int32_t id : own_fit_) {
     if (!free.contains(id)) continue;
     if (bounded && above_level(h, id, now_s, x_s, log_x, log_level)) continue;
-    out.emplace_back(model.hazard(h, id, now_s, x_s), id);
+    own_.emplace_back(model.hazard(h, id, now_s, x_s), id);
   }
+  // The k least of the Weibull-fitted ones, sorted, merged with the sorted exponential ones
+  // (keys are unique: the same k pairs in the same order as one sort of all).
+  if (own_.size() > k) {
+    std::nth_element(own_.begin(), own_.begin() + static_cast<std::ptrdiff_t>(k - 1), own_.end());
+    own_.resize(k);
+  }
+  std::sort(own_.begin(), own_.end());
+  merged_.resize(out.size() + own_.size());
+  std::merge(out.begin(), out.end(), own_.begin(), own_.end(), merged_.begin());
+  merged_.resize(k);
+  out.swap(merged_);
 }
 
 bool ReliabilityOrder::above_level(const failures::NodeHistory& h, std::int32_t node, double now_s,

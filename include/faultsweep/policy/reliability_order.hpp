@@ -29,12 +29,12 @@ class ReliabilityOrder {
   // Brings the buckets to the model's last refit (a no-op if they are already).
   void sync(const reliability::OnlineReliability& model, int nodes);
 
-  // Appends to `out` a set of (hazard, id) pairs of free nodes that contains the k least of all
-  // free nodes (k <= free.count()); each hazard is model.hazard(h, id, now_s, x_s). The caller
-  // selects the k least. Requires sync() after the model's last update and a refit instant > 0.
-  void candidates(const reliability::OnlineReliability& model, const failures::NodeHistory& h,
-                  const NodeSet& free, double now_s, double x_s, std::size_t k,
-                  std::vector<Ranked>& out) const;
+  // Sets `out` to the k least (hazard, id) pairs of the free nodes in ascending order (k <=
+  // free.count()), each hazard model.hazard(h, id, now_s, x_s): what a sort of every free node
+  // gives. Requires sync() after the model's last update and a refit instant > 0.
+  void least(const reliability::OnlineReliability& model, const failures::NodeHistory& h,
+             const NodeSet& free, double now_s, double x_s, std::size_t k,
+             std::vector<Ranked>& out);
 
  private:
   struct Bucket {
@@ -63,6 +63,7 @@ class ReliabilityOrder {
   std::vector<Bound> own_bound_;       // per node, if it has its own fit
   std::vector<std::int32_t> order_;    // counts of the non-empty buckets, descending scale
   std::vector<double> order_scale_s_;  // their scales
+  std::vector<Ranked> own_, merged_;   // scratch of least()
 };
 
 }  // namespace faultsweep::policy
