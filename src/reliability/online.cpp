@@ -1,6 +1,7 @@
 #include "faultsweep/reliability/online.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -117,6 +118,17 @@ double OnlineReliability::hazard(const failures::NodeHistory& h, std::int32_t no
   const double t = std::max(0.0, now_s - (last == failures::NodeHistory::kNever ? 0.0 : last));
   // Gottumukkala Eq. 5.2: -log R(t + x | t) = ((t + x)/eta)^beta - (t/eta)^beta.
   return std::pow((t + x_s) / scale, beta) - std::pow(t / scale, beta);
+}
+
+void OnlineReliability::hazards(const failures::NodeHistory& h,
+                                std::span<const std::uint64_t> members, double now_s, double x_s,
+                                std::vector<std::int32_t>& ids, std::vector<double>& out) const {
+  for (std::size_t w = 0; w < members.size(); ++w)
+    for (std::uint64_t bits = members[w]; bits != 0; bits &= bits - 1) {
+      const auto node = static_cast<std::int32_t>(64 * w + std::countr_zero(bits));
+      ids.push_back(node);
+      out.push_back(hazard(h, node, now_s, x_s));
+    }
 }
 
 }  // namespace faultsweep::reliability

@@ -56,6 +56,10 @@ class OnlineReliability {
 
   // -log R_i(t + x | t): the node's cumulative hazard over the next x seconds from now.
   double hazard(const failures::NodeHistory& h, std::int32_t node, double now_s, double x_s) const;
+  // hazard() of every member of a bitset of nodes (bit n % 64 of word n / 64), in id order:
+  // appends the ids to `ids` and their hazards to `out` (the same values, one loop).
+  void hazards(const failures::NodeHistory& h, std::span<const std::uint64_t> members, double now_s,
+               double x_s, std::vector<std::int32_t>& ids, std::vector<double>& out) const;
 
   double refit_instant() const { return tau_s_; }
   std::int64_t refits() const { return refits_; }         // refit instants processed
