@@ -8,10 +8,12 @@
 // scale: as x / scale is monotone in scale (also after rounding), the buckets come in
 // non-decreasing hazard for every x, and within one bucket (equal hazards) the order is by id.
 // Only nodes with their own Weibull fit, whose order depends on their age and on x, are
-// evaluated one by one. A refit moves only the nodes that failed since the previous one between
-// buckets (O(changed nodes) plus sorting the few buckets by scale); a query costs about the
-// free-set words of the buckets it visits plus the Weibull-fitted nodes, instead of a hazard
-// and a sort per node.
+// visited one by one: once k exponential nodes are placed, a Weibull-fitted node whose hazard
+// is certainly above theirs (a lower bound of Eq. 5.2 for one log, with a margin for rounding)
+// is skipped, the others' hazards are computed. A refit moves only the nodes that failed since
+// the previous one between buckets (O(changed nodes) plus sorting the few buckets by scale); a
+// query costs about the free-set words of the buckets it visits plus a bound per free
+// Weibull-fitted node, instead of a hazard and a sort per node.
 #include <cstdint>
 #include <utility>
 #include <vector>
