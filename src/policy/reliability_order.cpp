@@ -147,6 +147,7 @@ void ReliabilityOrder::least(const reliability::OnlineReliability& model,
     own_.resize(k);
   }
   std::sort(own_.begin(), own_.end());
+  FS_CHECK(out.size() + own_.size() >= k, "reliability order: fewer than k candidates");
   merged_.resize(out.size() + own_.size());
   std::merge(out.begin(), out.end(), own_.begin(), own_.end(), merged_.begin());
   merged_.resize(k);
