@@ -136,11 +136,8 @@ std::int32_t RaOptSize::choose(const SizeRequest& r) const {
   const auto skip = static_cast<std::size_t>(r.free->count() - r.free_nodes);
   const auto all = static_cast<std::size_t>(r.free_nodes);
   const auto extend = [&](std::size_t m) {
-    order_.clear();
-    order_nodes_.candidates(model_, *r.history, *r.free, r.now_s, one_s, skip + m, order_);
-    const auto end = order_.begin() + static_cast<std::ptrdiff_t>(skip + m);
-    if (end != order_.end()) std::nth_element(order_.begin(), end - 1, order_.end());
-    std::sort(order_.begin(), end);
+    order_nodes_.least(model_, *r.history, *r.free, r.now_s, one_s, skip + m, order_);
+    const auto end = order_.end();
     plan_.clear();
     for (auto it = order_.begin() + static_cast<std::ptrdiff_t>(skip); it != end; ++it) {
       const std::int32_t n = it->second;

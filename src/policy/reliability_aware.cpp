@@ -75,10 +75,7 @@ void ReliabilityAllocator::allocate(const AllocationContext& ctx, const NodeSet&
   if (mode_ == ReliabilityMode::ra) return allocate_most_reliable(ctx, free, out);
   ids_.clear();
   hazard_.clear();
-  for (int n = free.next_from(0); n >= 0; n = free.next_from(n + 1)) {
-    ids_.push_back(n);
-    hazard_.push_back(model_.hazard(*ctx.history, n, ctx.now_s, ctx.est_wall_s));
-  }
+  model_.hazards(*ctx.history, free.words(), ctx.now_s, ctx.est_wall_s, ids_, hazard_);
   // Fig. 5.1 (RAS): max R_sys; Fig. 5.4 (LJRAS): max for jobs longer than the threshold, min
   // R_sys for the others.
   const bool most = mode_ == ReliabilityMode::ras || ctx.est_wall_s > threshold_s_;
@@ -97,12 +94,7 @@ void ReliabilityAllocator::allocate_most_reliable(const AllocationContext& ctx, 
     return;
   }
   order_nodes_.sync(model_, ctx.history->nodes());
-  order_.clear();
-  order_nodes_.candidates(model_, *ctx.history, free, ctx.now_s, ctx.est_wall_s, k, order_);
-  // The k least (hazard, id) pairs (unique keys: the same set as a full sort), O(n + k log k).
-  const auto kth = order_.begin() + static_cast<std::ptrdiff_t>(k);
-  if (k < order_.size()) std::nth_element(order_.begin(), kth - 1, order_.end());
-  std::sort(order_.begin(), kth);
+  order_nodes_.least(model_, *ctx.history, free, ctx.now_s, ctx.est_wall_s, k, order_);
   for (std::size_t i = 0; i < k; ++i) out[i] = order_[i].second;
 }
 

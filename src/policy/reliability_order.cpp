@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 
 #include "faultsweep/core/error.hpp"
@@ -20,35 +21,77 @@ double exponential_hazard(double scale_s, double x_s) {
 
 void ReliabilityOrder::sync(const reliability::OnlineReliability& model, int nodes) {
   if (model.refits() == synced_refits_) return;
-  synced_refits_ = model.refits();
-  const std::size_t words = (static_cast<std::size_t>(nodes) + 63) / 64;
-  for (Bucket& b : buckets_) spare_.push_back(std::move(b));
-  buckets_.clear();
-  own_fit_.clear();
-  bucket_of_n_.clear();
-  for (std::int32_t i = 0; i < nodes; ++i) {
-    if (model.own_fit(i)) {
-      own_fit_.push_back(i);
-      continue;
+  // The nodes that failed since the previous refit are the only ones that move.
+  if (synced_refits_ >= 0 && model.refits() == synced_refits_ + 1 &&
+      place_.size() == static_cast<std::size_t>(nodes)) {
+    for (const std::int32_t i : model.changed()) {
+      remove(i);
+      place(model, i);
     }
-    // Every node with the same count has the same scale (tau / n, or the pooled scale).
-    const auto n = static_cast<std::size_t>(model.failures(i));
-    if (n >= bucket_of_n_.size()) bucket_of_n_.resize(n + 1, -1);
-    if (bucket_of_n_[n] < 0) {
-      bucket_of_n_[n] = static_cast<std::int32_t>(buckets_.size());
-      if (spare_.empty()) spare_.emplace_back();
-      buckets_.push_back(std::move(spare_.back()));
-      spare_.pop_back();
-      buckets_.back().scale_s = model.scale_s(i);
-      buckets_.back().words.assign(words, 0);
-    }
-    Bucket& b = buckets_[static_cast<std::size_t>(bucket_of_n_[n])];
-    FS_CHECK(b.scale_s == model.scale_s(i), "reliability order: one count, two scales");
-    b.words[static_cast<std::size_t>(i) >> 6] |= std::uint64_t{1} << (i & 63);
+  } else {
+    rebuild(model, nodes);
   }
-  // Descending scale: non-decreasing hazard x / scale for every x >= 0.
-  std::stable_sort(buckets_.begin(), buckets_.end(),
-                   [](const Bucket& a, const Bucket& b) { return a.scale_s > b.scale_s; });
+  synced_refits_ = model.refits();
+  // Every node of a bucket has the same scale (tau / n, or the pooled scale for n = 0). By
+  // descending scale: non-decreasing hazard x / scale for every x >= 0 (equal scales are one
+  // level in least(), so their order does not matter).
+  order_.clear();
+  for (std::size_t n = 0; n < by_count_.size(); ++n)
+    if (by_count_[n].members > 0) order_.push_back(static_cast<std::int32_t>(n));
+  std::sort(order_.begin(), order_.end(), [&](std::int32_t a, std::int32_t b) {
+    return model.exponential_scale_s(a) > model.exponential_scale_s(b);
+  });
+  order_scale_s_.clear();
+  for (const std::int32_t n : order_) order_scale_s_.push_back(model.exponential_scale_s(n));
+}
+
+void ReliabilityOrder::rebuild(const reliability::OnlineReliability& model, int nodes) {
+  const std::size_t words = (static_cast<std::size_t>(nodes) + 63) / 64;
+  for (Bucket& b : by_count_) b.words.assign(words, 0), b.members = 0;
+  own_fit_.clear();
+  place_.assign(static_cast<std::size_t>(nodes), 0);
+  own_at_.assign(static_cast<std::size_t>(nodes), -1);
+  own_bound_.assign(static_cast<std::size_t>(nodes), {});
+  for (std::int32_t i = 0; i < nodes; ++i) place(model, i);
+}
+
+void ReliabilityOrder::place(const reliability::OnlineReliability& model, std::int32_t node) {
+  const auto i = static_cast<std::size_t>(node);
+  if (model.own_fit(node)) {
+    place_[i] = -1;
+    own_at_[i] = static_cast<std::int32_t>(own_fit_.size());
+    own_fit_.push_back(node);
+    const double beta = model.shape(node), log_eta = std::log(model.scale_s(node));
+    // The constants of the lower bounds in above_level (shape 1: no bound, the hazard is x / eta).
+    own_bound_[i] = {beta, std::log(beta) - beta * log_eta, log_eta, std::exp2(beta - 1)};
+    return;
+  }
+  const auto n = static_cast<std::size_t>(model.failures(node));
+  if (n >= by_count_.size()) {
+    const std::size_t words = (place_.size() + 63) / 64;
+    by_count_.resize(n + 1);
+    for (Bucket& b : by_count_)
+      if (b.words.size() != words) b.words.assign(words, 0);
+  }
+  place_[i] = static_cast<std::int32_t>(n);
+  Bucket& b = by_count_[n];
+  b.words[i >> 6] |= std::uint64_t{1} << (i & 63);
+  ++b.members;
+}
+
+void ReliabilityOrder::remove(std::int32_t node) {
+  const auto i = static_cast<std::size_t>(node);
+  if (place_[i] < 0) {  // swap with the last own-fit node
+    const auto at = static_cast<std::size_t>(own_at_[i]);
+    own_fit_[at] = own_fit_.back();
+    own_at_[static_cast<std::size_t>(own_fit_[at])] = static_cast<std::int32_t>(at);
+    own_fit_.pop_back();
+    own_at_[i] = -1;
+    return;
+  }
+  Bucket& b = by_count_[static_cast<std::size_t>(place_[i])];
+  b.words[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+  --b.members;
 }
 
 std::size_t ReliabilityOrder::take_lowest(const Bucket& b, const NodeSet& free, double hazard,
@@ -65,25 +108,81 @@ std::size_t ReliabilityOrder::take_lowest(const Bucket& b, const NodeSet& free, 
   return taken;
 }
 
-void ReliabilityOrder::candidates(const reliability::OnlineReliability& model,
-                                  const failures::NodeHistory& h, const NodeSet& free, double now_s,
-                                  double x_s, std::size_t k, std::vector<Ranked>& out) const {
+void ReliabilityOrder::least(const reliability::OnlineReliability& model,
+                             const failures::NodeHistory& h, const NodeSet& free, double now_s,
+                             double x_s, std::size_t k, std::vector<Ranked>& out) {
   FS_CHECK(synced_refits_ == model.refits() && model.refit_instant() > 0,
            "reliability order used before its sync");
+  out.clear();
   // Buckets of equal hazard form one level; a level contributes its `need` lowest free ids
   // (need = k minus the nodes of lower levels), which beat its other members on the tie. Once
-  // k nodes are placed, every later level has a greater hazard.
+  // k nodes are placed, every later level has a greater hazard. The levels come in ascending
+  // hazard and a one-bucket level in ascending id, so only a level of several buckets is sorted.
   std::size_t placed = 0;
-  for (std::size_t b = 0; b < buckets_.size() && placed < k;) {
-    const double level = exponential_hazard(buckets_[b].scale_s, x_s);
-    const std::size_t need = k - placed;
-    std::size_t in_level = 0;
-    for (; b < buckets_.size() && exponential_hazard(buckets_[b].scale_s, x_s) == level; ++b)
-      in_level += take_lowest(buckets_[b], free, level, need, out);
+  double level = 0;
+  for (std::size_t b = 0; b < order_.size() && placed < k;) {
+    level = exponential_hazard(order_scale_s_[b], x_s);
+    const std::size_t need = k - placed, from = out.size();
+    std::size_t in_level = 0, buckets = 0;
+    for (; b < order_.size() && exponential_hazard(order_scale_s_[b], x_s) == level; ++b, ++buckets)
+      in_level +=
+          take_lowest(by_count_[static_cast<std::size_t>(order_[b])], free, level, need, out);
+    if (buckets > 1) std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
     placed += std::min(need, in_level);
   }
-  for (const std::int32_t id : own_fit_)
-    if (free.contains(id)) out.emplace_back(model.hazard(h, id, now_s, x_s), id);
+  // Once k exponential nodes have hazards <= level, a node certainly above it cannot be among
+  // the k least: its hazard (two pow calls) is not needed.
+  const bool bounded = placed == k && level > 0 && x_s > 0;
+  const double log_level = bounded ? std::log(level) : 0, log_x = bounded ? std::log(x_s) : 0;
+  own_.clear();
+  for (const std::int32_t id : own_fit_) {
+    if (!free.contains(id)) continue;
+    if (bounded && above_level(h, id, now_s, x_s, log_x, log_level)) continue;
+    own_.emplace_back(model.hazard(h, id, now_s, x_s), id);
+  }
+  // The k least of the Weibull-fitted ones, sorted, merged with the sorted exponential ones
+  // (keys are unique: the same k pairs in the same order as one sort of all).
+  if (own_.size() > k) {
+    std::nth_element(own_.begin(), own_.begin() + static_cast<std::ptrdiff_t>(k - 1), own_.end());
+    own_.resize(k);
+  }
+  std::sort(own_.begin(), own_.end());
+  FS_CHECK(out.size() + own_.size() >= k, "reliability order: fewer than k candidates");
+  merged_.resize(out.size() + own_.size());
+  std::merge(out.begin(), out.end(), own_.begin(), own_.end(), merged_.begin());
+  merged_.resize(k);
+  out.swap(merged_);
 }
 
+bool ReliabilityOrder::above_level(const failures::NodeHistory& h, std::int32_t node, double now_s,
+                                   double x_s, double log_x, double log_level) const {
+  const Bound& b = own_bound_[static_cast<std::size_t>(node)];
+  if (b.beta == 1.0) return false;
+  const double last = h.last_failure_s(node);
+  const double t = std::max(0.0, now_s - (last == failures::NodeHistory::kNever ? 0.0 : last));
+  // Eq. 5.2, H = ((t + x)^beta - t^beta) / eta^beta, is at least (A = ((t + x) / eta)^beta):
+  //   beta < 1:          L = beta x (t + x)^(beta - 1) / eta^beta (mean value theorem: the
+  //                      derivative decreases), A / L = (t + x) / (beta x);
+  //   beta > 1, t >= x:  L = beta x t^(beta - 1) / eta^beta (the derivative increases),
+  //                      A / L = ((t + x) / t)^(beta - 1) (t + x) / (beta x) <= 2^(beta - 1) ..;
+  //   beta > 1, t < x:   L = (x / eta)^beta (superadditivity of s^beta), A / L <= 2^beta.
+  // The computed H is within 1e-15 A + 1.2e-16 H of H (each pow within an ulp of its rounded
+  // argument, one subtraction), i.e. within L (1e-15 r + 1.2e-16) for r >= A / L; ln L is
+  // computed within ~1e-13. So ln L > ln level + 1e-9 + 2e-15 r means the computed H exceeds
+  // the level, which k nodes do not (r < 1e12 keeps the margin small).
+  double log_lower = 0, r = 0;
+  if (b.beta < 1) {
+    r = (t + x_s) / (b.beta * x_s);
+    if (!(r < 1e12)) return false;
+    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t + x_s);
+  } else if (t >= x_s) {
+    r = b.two_pow * (t + x_s) / (b.beta * x_s);
+    if (!(r < 1e12)) return false;
+    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t);
+  } else {
+    r = 2 * b.two_pow;
+    log_lower = b.beta * (log_x - b.log_eta);
+  }
+  return log_lower > log_level + 1e-9 + 2e-15 * r;
+}
 }  // namespace faultsweep::policy

@@ -1,7 +1,8 @@
 // The ordered buckets behind allocator "ra" and RA-Opt (policy/reliability_order.hpp) choose
 // exactly what a full sort of every free node's (hazard, id) chooses: large groups of equal
 // hazard (no failure: the pooled rate; few failures: exponential), Weibull fits, several free
-// sets, run times (0: every hazard ties), refit instants, and before the first refit.
+// sets, run times (0: every hazard ties), refit instants, and before the first refit; refits that
+// move only the nodes that failed since the previous one.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -128,4 +129,57 @@ TEST_CASE("RA-Opt on a lazily ordered prefix = Fig. 6.6 on the fully sorted free
     }
   }
   CHECK(sizes_above_prefix > 0);  // the prefix was extended at least once
+}
+
+TEST_CASE("Refits that move only the nodes failed since the last one = fitting from scratch",
+          "[reliability_alloc]") {
+  // One history growing as the engine writes it, refit every 60 h: the incremental model and
+  // allocator against a model fitted from scratch at each instant and a full sort. Besides the
+  // sparse nodes: node 0 has equal TTFs (no MLE, then one after a fourth failure), node 1 two
+  // failures at one instant (too few TTFs).
+  std::vector<std::pair<double, int>> events;
+  const auto late = sparse_history(1e9);
+  for (int n = 0; n < kNodes; ++n)
+    for (const double t : late.failure_times_s(n))
+      if (t < 2000 * kHour && n > 1) events.emplace_back(t, n);
+  for (const double t : {10.0, 20.0, 30.0, 555.0}) events.emplace_back(t * kHour, 0);
+  for (const double t : {50.0, 50.0, 70.0, 900.0}) events.emplace_back(t * kHour, 1);
+  std::sort(events.begin(), events.end());
+  for (const OnlineLaw law : {OnlineLaw::exponential, OnlineLaw::weibull}) {
+    const OnlineOptions o{law, 60 * kHour};
+    policy::ReliabilityAllocator ra(policy::ReliabilityMode::ra, o, 86400);
+    reliability::OnlineReliability incremental(o);
+    failures::NodeHistory h;
+    h.reset(kNodes, true);
+    std::size_t next = 0;
+    const auto free = free_nodes(1);
+    for (double now = 61 * kHour; now < 2000 * kHour; now += 37 * kHour) {
+      for (; next < events.size() && events[next].first <= now; ++next)
+        h.record_failure(events[next].second, events[next].first);
+      incremental.update(h, now);
+      reliability::OnlineReliability fresh(o);
+      fresh.update(h, now);
+      for (int n = 0; n < kNodes; ++n) {
+        INFO("law " << static_cast<int>(law) << ", now " << now / kHour << " h, node " << n);
+        CHECK(incremental.own_fit(n) == fresh.own_fit(n));
+        CHECK(incremental.shape(n) == fresh.shape(n));
+        CHECK(incremental.scale_s(n) == fresh.scale_s(n));
+        CHECK(incremental.failures(n) == fresh.failures(n));
+      }
+      // Run times below and above the nodes' ages, so that every bound that spares a Weibull
+      // node its hazard is used.
+      for (const double x : {1.0, 60.0, kHour, 20 * kHour, 300 * kHour, 3000 * kHour}) {
+        const auto all = full_order(fresh, h, free, now, x);
+        for (const std::size_t k : {1, 10, 40, 90}) {
+          std::vector<std::int32_t> got(k), want;
+          ra.allocate(policy::AllocationContext{now, 0, x, 0, &h}, free, got);
+          for (std::size_t i = 0; i < k; ++i) want.push_back(all[i].second);
+          INFO("law " << static_cast<int>(law) << ", now " << now / kHour << " h, x " << x
+                      << " s, k " << k);
+          CHECK(got == want);
+        }
+      }
+    }
+    if (law == OnlineLaw::weibull) CHECK(incremental.own_fit(0));  // fitted after the 4th
+  }
 }

@@ -8,8 +8,12 @@
 // scale: as x / scale is monotone in scale (also after rounding), the buckets come in
 // non-decreasing hazard for every x, and within one bucket (equal hazards) the order is by id.
 // Only nodes with their own Weibull fit, whose order depends on their age and on x, are
-// evaluated one by one. Rebuilt at each refit, O(N); a query costs about the free-set words of
-// the buckets it visits plus the Weibull-fitted nodes, instead of a hazard and a sort per node.
+// visited one by one: once k exponential nodes are placed, a Weibull-fitted node whose hazard
+// is certainly above theirs (a lower bound of Eq. 5.2 for one log, with a margin for rounding)
+// is skipped, the others' hazards are computed. A refit moves only the nodes that failed since
+// the previous one between buckets (O(changed nodes) plus sorting the few buckets by scale); a
+// query costs about the free-set words of the buckets it visits plus a bound per free
+// Weibull-fitted node, instead of a hazard and a sort per node.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -27,28 +31,41 @@ class ReliabilityOrder {
   // Brings the buckets to the model's last refit (a no-op if they are already).
   void sync(const reliability::OnlineReliability& model, int nodes);
 
-  // Appends to `out` a set of (hazard, id) pairs of free nodes that contains the k least of all
-  // free nodes (k <= free.count()); each hazard is model.hazard(h, id, now_s, x_s). The caller
-  // selects the k least. Requires sync() after the model's last update and a refit instant > 0.
-  void candidates(const reliability::OnlineReliability& model, const failures::NodeHistory& h,
-                  const NodeSet& free, double now_s, double x_s, std::size_t k,
-                  std::vector<Ranked>& out) const;
+  // Sets `out` to the k least (hazard, id) pairs of the free nodes in ascending order (k <=
+  // free.count()), each hazard model.hazard(h, id, now_s, x_s): what a sort of every free node
+  // gives. Requires sync() after the model's last update and a refit instant > 0.
+  void least(const reliability::OnlineReliability& model, const failures::NodeHistory& h,
+             const NodeSet& free, double now_s, double x_s, std::size_t k,
+             std::vector<Ranked>& out);
 
  private:
   struct Bucket {
-    double scale_s = 0;                // the scale every member shares
     std::vector<std::uint64_t> words;  // members, a bitset by id
+    std::int64_t members = 0;
   };
   // Appends the free members of bucket b with the lowest ids, at most `limit`, with hazard
   // `hazard`; returns how many.
   std::size_t take_lowest(const Bucket& b, const NodeSet& free, double hazard, std::size_t limit,
                           std::vector<Ranked>& out) const;
+  void rebuild(const reliability::OnlineReliability& model, int nodes);
+  void place(const reliability::OnlineReliability& model, std::int32_t node);
+  void remove(std::int32_t node);
+  // True if the node's Weibull hazard over x certainly exceeds exp(log_level) as computed.
+  bool above_level(const failures::NodeHistory& h, std::int32_t node, double now_s, double x_s,
+                   double log_x, double log_level) const;
 
+  struct Bound {  // a Weibull-fitted node's constants for above_level
+    double beta = 1, log_c = 0, log_eta = 0, two_pow = 1;  // log_c = ln(beta / eta^beta)
+  };
   std::int64_t synced_refits_ = -1;
-  std::vector<Bucket> buckets_;            // by descending scale (only non-empty ones)
-  std::vector<std::int32_t> own_fit_;      // nodes with their own Weibull fit
-  std::vector<std::int32_t> bucket_of_n_;  // scratch: bucket index by failure count
-  std::vector<Bucket> spare_;              // scratch: emptied buckets, reused
+  std::vector<Bucket> by_count_;       // exponential nodes by failure count n
+  std::vector<std::int32_t> place_;    // per node: its count n, or -1: own Weibull fit
+  std::vector<std::int32_t> own_fit_;  // nodes with their own Weibull fit, any order
+  std::vector<std::int32_t> own_at_;   // per node: its index in own_fit_
+  std::vector<Bound> own_bound_;       // per node, if it has its own fit
+  std::vector<std::int32_t> order_;    // counts of the non-empty buckets, descending scale
+  std::vector<double> order_scale_s_;  // their scales
+  std::vector<Ranked> own_, merged_;   // scratch of least()
 };
 
 }  // namespace faultsweep::policy
