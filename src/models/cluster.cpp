@@ -27,6 +27,7 @@
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
+#include "faultsweep/workload/source_registry.hpp"
 
 namespace faultsweep::models {
 
@@ -113,16 +114,17 @@ void add_policy_keys(std::vector<ParamSpec>& s) {
                        "<its parameters> } (docs/python-policies.md)",
                    policy::choice_names(policy::allocators())));
   s.back().python = true;
-  s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
-                   "size of a moldable job (workload key moldable = fraction; speedup = "
-                   "amdahl | gustafson | linear, serial_fraction) when it reaches the start in "
-                   "queue order (FCFS, EASY's "
-                   "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
-                   "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
-                   "it waits; EASY reserves the requested size, backfills at the requested "
-                   "size; fixed at start, kept on restarts; or a Python class: { python = "
-                   "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
-                   policy::choice_names(policy::size_choosers())));
+  s.push_back(
+      spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
+           "size of a moldable job (workload key moldable = fraction; speedup = " +
+               joined_names(workload::speedup_laws(), " | ") +
+               ", serial_fraction) when it reaches the start in queue order (FCFS, EASY's "
+               "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
+               "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
+               "it waits; EASY reserves the requested size, backfills at the requested "
+               "size; fixed at start, kept on restarts; or a Python class: { python = "
+               "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
+           policy::choice_names(policy::size_choosers())));
   s.back().python = true;
   ParamSpec minf =
       spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
