@@ -27,6 +27,7 @@
 #include "faultsweep/policy/size_chooser.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/workload/factory.hpp"
+#include "faultsweep/workload/source_registry.hpp"
 
 namespace faultsweep::models {
 
@@ -46,31 +47,13 @@ void in_table(const std::string& table, F&& f) {
   }
 }
 
-// The mean time between failures of one node implied by the failures table (see the header),
-// +inf for no failures, NaN when the table does not say (a trace).
-double table_node_mtbf_s(const Params& f, int nodes) {
-  const std::string process = f.has("process") ? f.str("process") : "none";
-  if (process == "none") return kInf;
-  if (process == "bathtub") return f.real("mtbf");
-  if (process == "zhang") {
-    // Zhang §3.2: system-wide inter-failure times ~ Weibull(shape, scale).
-    const double shape = f.real("shape"), scale = f.real("scale");
-    return nodes * scale * std::tgamma(1.0 + 1.0 / shape);
-  }
-  if (process == "renewal") {
-    Params law;
-    for (const auto& [k, v] : f.values())
-      if (k != "process" && k.rfind("downtime", 0) != 0) law.set(k, v);
-    return dist::Dist::from_params(law).mean();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
 double node_mtbf_s(const Params& p) {
   if (p.has("node_mtbf")) return p.real("node_mtbf");
   double m = std::numeric_limits<double>::quiet_NaN();
-  in_table("failures",
-           [&] { m = table_node_mtbf_s(p.sub("failures"), static_cast<int>(p.integer("nodes"))); });
+  // From the failures table's process row: +inf for none, NaN when it gives no rate (a trace).
+  in_table("failures", [&] {
+    m = failures::failure_node_mtbf_s(p.sub("failures"), static_cast<int>(p.integer("nodes")));
+  });
   return m;
 }
 
@@ -106,6 +89,101 @@ ParamSpec spec(std::string name, ParamKind kind, std::string unit, std::optional
                     std::move(choices), min);
 }
 
+// The machine and what runs on it: nodes, the workload and failures tables (their keys come
+// from the source and process rows).
+void add_machine_keys(std::vector<ParamSpec>& s) {
+  ParamSpec nodes = spec("nodes", ParamKind::integer, "", std::nullopt, "machine size (nodes)");
+  nodes.min = 1;
+  nodes.max = 1 << 24;
+  s.push_back(nodes);
+  s.push_back(workload::workload_table_spec());
+  s.push_back(failures::failures_table_spec());
+}
+
+// The scheduling policies (choices from the registry rows of policy/registry.hpp).
+void add_policy_keys(std::vector<ParamSpec>& s) {
+  s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
+                   "queue policy: " + policy::choice_help(policy::queue_policies()) +
+                       "; or a Python class: { python = \"file.py\", class = \"Name\", "
+                       "<its parameters> } (docs/python-policies.md)",
+                   policy::choice_names(policy::queue_policies())));
+  s.back().python = true;
+  s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
+                   "node allocation: " + policy::choice_help(policy::allocators()) +
+                       "; or a Python class: { python = \"file.py\", class = \"Name\", "
+                       "<its parameters> } (docs/python-policies.md)",
+                   policy::choice_names(policy::allocators())));
+  s.back().python = true;
+  s.push_back(
+      spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
+           "size of a moldable job (workload key moldable = fraction; speedup = " +
+               joined_names(workload::speedup_laws(), " | ") +
+               ", serial_fraction) when it reaches the start in queue order (FCFS, EASY's "
+               "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
+               "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
+               "it waits; EASY reserves the requested size, backfills at the requested "
+               "size; fixed at start, kept on restarts; or a Python class: { python = "
+               "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
+           policy::choice_names(policy::size_choosers())));
+  s.back().python = true;
+  ParamSpec minf =
+      spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
+           "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
+  minf.max = 1.0;
+  s.push_back(minf);
+  s.push_back(spec("on_failure", ParamKind::string, "", Value(std::string("requeue_head")),
+                   "a job hit by a failure restarts from its last checkpoint: " +
+                       policy::choice_help(policy::failure_rules()),
+                   policy::choice_names(policy::failure_rules())));
+}
+
+// Checkpointing and the run's horizon.
+void add_checkpoint_keys(std::vector<ParamSpec>& s) {
+  s.push_back(spec("checkpoint", ParamKind::string, "", Value(std::string("none")),
+                   "checkpointing: " + policy::choice_help(policy::checkpoint_policies()),
+                   policy::choice_names(policy::checkpoint_policies())));
+  s.push_back(spec("checkpoint_interval", ParamKind::duration, "s", Value(4 * kHour_s),
+                   "work between checkpoints (periodic)", {}, 0.0));
+  s.push_back(spec("checkpoint_cost", ParamKind::duration, "s", Value(5 * kMinute_s),
+                   "wall time of one checkpoint", {}, 0.0));
+  ParamSpec mtbf = spec("node_mtbf", ParamKind::duration, "s", std::nullopt,
+                        "node MTBF for young / daly (default: from the failures table)", {}, 0.0);
+  mtbf.optional = true;
+  s.push_back(mtbf);
+  ParamSpec horizon =
+      spec("horizon", ParamKind::duration, "s", std::nullopt,
+           "stop injecting failures and stop the run here (default: until all jobs finish; a "
+           "failure trace is then replayed whole, while a synthetic process injects failures up "
+           "to 2 x (last submit + node-seconds of work / nodes + longest run) + 1 s and the run "
+           "continues failure-free after that bound)",
+           {}, 0.0);
+  horizon.optional = true;
+  s.push_back(horizon);
+}
+
+// The runtime strategy, its predictor and the strategies' own tables.
+void add_strategy_keys(std::vector<ParamSpec>& s) {
+  ParamSpec strategy =
+      spec("strategy", ParamKind::string, "", std::nullopt,
+           "runtime strategy acting on the running cluster (policy/strategy.hpp; default "
+           "none): " +
+               policy::choice_help(policy::strategies()) +
+               "; or a Python class: { python = \"file.py\", class = \"Name\", <its "
+               "parameters> } (docs/python-policies.md)",
+           policy::choice_names(policy::strategies()));
+  strategy.optional = true;
+  strategy.python = true;
+  s.push_back(strategy);
+  ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
+                        "failure predictor read by a runtime strategy every interval: { "
+                        "precision = p, recall = r } (p in [1e-9, 1], r in (0, 1]), or { "
+                        "kind = \"none\" } "
+                        "(failures/predictor.hpp; own random stream)");
+  pred.optional = true;
+  s.push_back(pred);
+  for (ParamSpec& t : policy::strategy_table_specs()) s.push_back(std::move(t));
+}
+
 }  // namespace
 
 std::string ClusterModel::description() const {
@@ -128,91 +206,10 @@ std::string ClusterModel::description() const {
 const std::vector<ParamSpec>& ClusterModel::params() const {
   static const std::vector<ParamSpec> specs = [] {
     std::vector<ParamSpec> s;
-    ParamSpec nodes = spec("nodes", ParamKind::integer, "", std::nullopt, "machine size (nodes)");
-    nodes.min = 1;
-    nodes.max = 1 << 24;
-    s.push_back(nodes);
-    ParamSpec w = spec("workload", ParamKind::table, "", std::nullopt,
-                       "the jobs: { source = \"swf\" | \"fars\" | \"lublin\" | \"zhang\", ... } "
-                       "(workload/factory.hpp)");
-    w.duration_keys = workload::workload_duration_keys();
-    s.push_back(w);
-    ParamSpec f = spec("failures", ParamKind::table, "", std::nullopt,
-                       "node failures: { process = \"none\" | \"renewal\" | \"bathtub\" | "
-                       "\"zhang\" | \"trace\", ... } (failures/factory.hpp)");
-    f.duration_keys = failures::failure_duration_keys();
-    s.push_back(f);
-    s.push_back(spec("queue", ParamKind::string, "", Value(std::string("easy")),
-                     "queue policy: " + policy::choice_help(policy::queue_policies()) +
-                         "; or a Python class: { python = \"file.py\", class = \"Name\", "
-                         "<its parameters> } (docs/python-policies.md)",
-                     policy::choice_names(policy::queue_policies())));
-    s.back().python = true;
-    s.push_back(spec("allocator", ParamKind::string, "", Value(std::string("first_fit")),
-                     "node allocation: " + policy::choice_help(policy::allocators()) +
-                         "; or a Python class: { python = \"file.py\", class = \"Name\", "
-                         "<its parameters> } (docs/python-policies.md)",
-                     policy::choice_names(policy::allocators())));
-    s.back().python = true;
-    s.push_back(spec("moldable_size", ParamKind::string, "", Value(std::string("max")),
-                     "size of a moldable job (workload key moldable = fraction; speedup = "
-                     "amdahl | gustafson | linear, serial_fraction) when it reaches the start in "
-                     "queue order (FCFS, EASY's "
-                     "queue-order prefix): \"max\" its requested size (rigid); \"free\" "
-                     "min(requested, free nodes) if >= moldable_min_fraction x requested, else "
-                     "it waits; EASY reserves the requested size, backfills at the requested "
-                     "size; fixed at start, kept on restarts; or a Python class: { python = "
-                     "\"file.py\", class = \"Name\", <its parameters> } (docs/python-policies.md)",
-                     policy::choice_names(policy::size_choosers())));
-    s.back().python = true;
-    ParamSpec minf =
-        spec("moldable_min_fraction", ParamKind::real, "", Value(0.5),
-             "moldable_size = \"free\": smallest acceptable size / requested size", {}, 0.0);
-    minf.max = 1.0;
-    s.push_back(minf);
-    s.push_back(spec("on_failure", ParamKind::string, "", Value(std::string("requeue_head")),
-                     "a job hit by a failure restarts from its last checkpoint: " +
-                         policy::choice_help(policy::failure_rules()),
-                     policy::choice_names(policy::failure_rules())));
-    s.push_back(spec("checkpoint", ParamKind::string, "", Value(std::string("none")),
-                     "checkpointing: " + policy::choice_help(policy::checkpoint_policies()),
-                     policy::choice_names(policy::checkpoint_policies())));
-    s.push_back(spec("checkpoint_interval", ParamKind::duration, "s", Value(4 * kHour_s),
-                     "work between checkpoints (periodic)", {}, 0.0));
-    s.push_back(spec("checkpoint_cost", ParamKind::duration, "s", Value(5 * kMinute_s),
-                     "wall time of one checkpoint", {}, 0.0));
-    ParamSpec mtbf = spec("node_mtbf", ParamKind::duration, "s", std::nullopt,
-                          "node MTBF for young / daly (default: from the failures table)", {}, 0.0);
-    mtbf.optional = true;
-    s.push_back(mtbf);
-    ParamSpec horizon =
-        spec("horizon", ParamKind::duration, "s", std::nullopt,
-             "stop injecting failures and stop the run here (default: until all jobs finish; a "
-             "failure trace is then replayed whole, while a synthetic process injects failures up "
-             "to 2 x (last submit + node-seconds of work / nodes + longest run) + 1 s and the run "
-             "continues failure-free after that bound)",
-             {}, 0.0);
-    horizon.optional = true;
-    s.push_back(horizon);
-    ParamSpec strategy =
-        spec("strategy", ParamKind::string, "", std::nullopt,
-             "runtime strategy acting on the running cluster (policy/strategy.hpp; default "
-             "none): " +
-                 policy::choice_help(policy::strategies()) +
-                 "; or a Python class: { python = \"file.py\", class = \"Name\", <its "
-                 "parameters> } (docs/python-policies.md)",
-             policy::choice_names(policy::strategies()));
-    strategy.optional = true;
-    strategy.python = true;
-    s.push_back(strategy);
-    ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
-                          "failure predictor read by a runtime strategy every interval: { "
-                          "precision = p, recall = r } (p in [1e-9, 1], r in (0, 1]), or { "
-                          "kind = \"none\" } "
-                          "(failures/predictor.hpp; own random stream)");
-    pred.optional = true;
-    s.push_back(pred);
-    for (ParamSpec& t : policy::strategy_table_specs()) s.push_back(std::move(t));
+    add_machine_keys(s);
+    add_policy_keys(s);
+    add_checkpoint_keys(s);
+    add_strategy_keys(s);
     s.push_back(slowdown_floor_spec());
     for (ParamSpec& r : policy::reliability_param_specs()) s.push_back(std::move(r));
     return s;
@@ -244,7 +241,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   // error before any output or journal is created, and `faultsweep check` finds it too.
   double mean_runtime_s = p.has("workload.mean_runtime") ? p.real("workload.mean_runtime")
                                                          : std::numeric_limits<double>::quiet_NaN();
-  if (p.has("workload.source") && p.str("workload.source") == "swf") {
+  if (workload::workload_reads_file(p.sub("workload"))) {
     RunContext ctx;
     ctx.base_dir = base_dir;
     in_table("workload", [&] {
@@ -302,15 +299,8 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
 std::vector<std::filesystem::path> ClusterModel::input_files(
     const Params& p, const std::filesystem::path& base_dir) const {
   std::vector<std::filesystem::path> out;
-  const auto add = [&](const char* table, const char* selector, const char* value) {
-    const std::string sel = std::string(table) + "." + selector;
-    const std::string file = std::string(table) + ".file";
-    if (!p.has(sel) || p.str(sel) != value || !p.has(file)) return;
-    const std::filesystem::path f(p.str(file));
-    out.push_back(f.is_absolute() ? f : base_dir / f);
-  };
-  add("workload", "source", "swf");
-  add("failures", "process", "trace");
+  if (auto f = workload::workload_input_file(p.sub("workload"), base_dir)) out.push_back(*f);
+  if (auto f = failures::failure_input_file(p.sub("failures"), base_dir)) out.push_back(*f);
   for (auto& f : policy::python_policy_files(p, base_dir)) out.push_back(std::move(f));
   return out;
 }
@@ -340,8 +330,7 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   // A finite trace is replayed whole (every failure up to the last job's completion); an
   // endless synthetic process needs a bound when the run has none (see `horizon`'s help);
   // no failures need none (and are never reported as cut short: failures_truncated).
-  const std::string process = p.has("failures.process") ? p.str("failures.process") : "none";
-  const bool unbounded = process == "trace" || process == "none";
+  const bool unbounded = failures::failures_finite(p.sub("failures"));
   cfg.failure_stop_s = std::isfinite(cfg.horizon_s) ? cfg.horizon_s
                        : unbounded                  ? kInf
                                                     : generation_bound_s(w, cfg.nodes);

@@ -3,10 +3,15 @@
 // is one row.
 #include "cluster_metrics.hpp"
 
+#include <iterator>
+
 namespace faultsweep::models {
 
-const std::vector<ClusterMetric>& cluster_metrics() {
-  static const std::vector<ClusterMetric> base{
+namespace {
+
+// Performance (Zhang §3.3, FARS §5.3, Gottumukkala §6.4.5).
+void append_performance_metrics(std::vector<ClusterMetric>& t) {
+  static const ClusterMetric rows[] = {
       {{"utilization", "1",
         "useful work / capacity: sum over completed jobs of size x runtime (failure-free; "
         "moldable jobs: chosen size x runtime at that size) / "
@@ -45,6 +50,13 @@ const std::vector<ClusterMetric>& cluster_metrics() {
         "mean waste time (Gottumukkala §6.4.5): rolled-back execution time + time suspended "
         "for a repair per job, mean over completed jobs (seconds, not normalised)"},
        [](const sim::Metrics& m) { return m.mwt_s; }},
+  };
+  t.insert(t.end(), std::begin(rows), std::end(rows));
+}
+
+// Failures, the jobs they hit, and counts of jobs.
+void append_failure_metrics(std::vector<ClusterMetric>& t) {
+  static const ClusterMetric rows[] = {
       {{"failures", "1", "node failures during the run"},
        [](const sim::Metrics& m) { return static_cast<double>(m.failures); }},
       {{"job_failures", "1", "failures that hit a running job (interrupted executions)"},
@@ -65,6 +77,13 @@ const std::vector<ClusterMetric>& cluster_metrics() {
       {{"mean_moldable_size_fraction", "1",
         "chosen size / requested size, mean over the moldable jobs that started (NaN if none)"},
        [](const sim::Metrics& m) { return m.mean_moldable_size_fraction; }},
+  };
+  t.insert(t.end(), std::begin(rows), std::end(rows));
+}
+
+// Runtime strategies, predictions and checkpoints.
+void append_strategy_metrics(std::vector<ClusterMetric>& t) {
+  static const ClusterMetric rows[] = {
       {{"migrations", "1",
         "moves of running jobs' processes applied for a runtime strategy (FARS rescheduling)"},
        [](const sim::Metrics& m) { return static_cast<double>(m.migrations); }},
@@ -89,9 +108,19 @@ const std::vector<ClusterMetric>& cluster_metrics() {
         "slowdown_floor (default 1 h; NaN if none): mean_slowdown without the short jobs"},
        [](const sim::Metrics& m) { return m.mean_slowdown_above_floor; }},
   };
-  // Appended after every row above (their columns keep their index): waste by category.
+  t.insert(t.end(), std::begin(rows), std::end(rows));
+}
+
+}  // namespace
+
+const std::vector<ClusterMetric>& cluster_metrics() {
+  // The groups in the order of the results file; the waste rows and failures_truncated come
+  // after every earlier row (their columns keep their index).
   static const std::vector<ClusterMetric> table = [] {
-    std::vector<ClusterMetric> t = base;
+    std::vector<ClusterMetric> t;
+    append_performance_metrics(t);
+    append_failure_metrics(t);
+    append_strategy_metrics(t);
     append_waste_metrics(t);
     t.push_back({{"failures_truncated", "flag",
                   "1 if the synthetic failure stream ended (at its generation bound, see the "

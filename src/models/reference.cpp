@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string_view>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -55,9 +56,63 @@ std::string range_of(const ParamSpec& p) {
   return "";
 }
 
+// A number as its shortest text that reads back the same (0.05, not 0.050000000000000003),
+// with ".0" when whole, as in a job file.
+std::string value_text(const Value& v) {
+  const auto* d = std::get_if<double>(&v);
+  if (d == nullptr || !std::isfinite(*d)) return canonical_value(v);
+  std::string s = fmt::format("{}", *d);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
 std::string default_of(const ParamSpec& p) {
-  if (p.default_value) return "`" + canonical_value(*p.default_value) + "`";
+  if (p.default_value) return "`" + value_text(*p.default_value) + "`";
   return p.optional ? "(optional)" : "**required**";
+}
+
+constexpr const char* kKeyHeader =
+    "| key | type | unit | default | range / choices | meaning |\n"
+    "|---|---|---|---|---|---|\n";
+
+std::string key_rows(const std::vector<ParamSpec>& keys) {
+  std::string s;
+  for (const ParamSpec& p : keys)
+    s += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", p.name, kind_name(p.kind),
+                     p.unit.empty() ? "" : "`" + p.unit + "`", cell(default_of(p)),
+                     cell(range_of(p)), cell(p.help));
+  return s;
+}
+
+// Per choice of each selector among `keys` (e.g. process = "zhang"), the keys it adds; nested
+// selectors (a trace's format) follow their choice. `context` is the selectors above.
+std::string choice_sections(const std::string& table, const std::string& context,
+                            const std::vector<ParamSpec>& keys) {
+  std::string s;
+  for (const ParamSpec& k : keys)
+    for (const ChoiceSpec& c : k.choice_keys) {
+      const std::string here =
+          context + fmt::format("{}`{} = \"{}\"`", context.empty() ? "" : ", ", k.name, c.name);
+      s += fmt::format("\n### `{}` with {}\n\n{}.", table, here, cell(c.help));
+      s += c.keys.empty() ? " No keys of its own.\n"
+                          : "\n\n" + std::string(kKeyHeader) + key_rows(c.keys);
+      s += choice_sections(table, here, c.keys);
+    }
+  return s;
+}
+
+// The sub-keys of each table key that declares them, and the keys of each of their choices.
+std::string table_sections(const Model& m) {
+  std::string s;
+  for (const ParamSpec& p : m.params()) {
+    if (p.keys.empty()) continue;
+    s += fmt::format(
+        "\n## Sub-keys of `{}`\n\nThe keys every `{}` table may hold; the sections below add "
+        "the keys of each choice.\n\n{}{}",
+        p.name, p.name, kKeyHeader, key_rows(p.keys));
+    s += choice_sections(p.name, "", p.keys);
+  }
+  return s;
 }
 
 }  // namespace
@@ -69,15 +124,13 @@ std::string reference_markdown(const Model& m) {
       "{}\n\n{}\n\n## Keys (`[params]` or `[axes]` of a job file)\n\n"
       "Durations take a unit (`90s`, `5min`, `2h`, `3d`) or a number of seconds; a table key is "
       "an inline table whose sub-keys are named `key.sub` in axes.\n\n"
-      "| key | type | unit | default | range / choices | meaning |\n"
-      "|---|---|---|---|---|---|\n",
+      "{}",
       m.name(), m.name(), cell(m.description()),
       m.deterministic() ? "Deterministic: one replica per point is enough."
-                        : "Stochastic: replicas differ by their random streams.");
-  for (const ParamSpec& p : m.params())
-    s += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", p.name, kind_name(p.kind),
-                     p.unit.empty() ? "" : "`" + p.unit + "`", default_of(p), cell(range_of(p)),
-                     cell(p.help));
+                        : "Stochastic: replicas differ by their random streams.",
+      kKeyHeader);
+  s += key_rows(m.params());
+  s += table_sections(m);
   s += "\n## Metrics (`/results/<metric>` of the results file)\n\n"
        "| metric | unit | meaning |\n|---|---|---|\n";
   for (const MetricSpec& mt : m.metrics())

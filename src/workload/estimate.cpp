@@ -35,7 +35,7 @@ double pieces(double runtime_s, double bound_s) {
 
 WorkloadEstimate estimate_workload(const Params& table, int nodes,
                                    const std::filesystem::path& base_dir) {
-  const bool swf = table.has("source") && table.str("source") == "swf";
+  const bool trace = workload_reads_file(table);
   const bool split = table.has("long_jobs") && table.str("long_jobs") == "split";
   const double bound_s = split ? table.real("long_bound") : 0.0;
   const double inject =
@@ -43,7 +43,7 @@ WorkloadEstimate estimate_workload(const Params& table, int nodes,
   // The sample: the same table with at most kSampleJobs jobs, nothing split or injected.
   Params sample = without(table, {"long_jobs", "long_bound", "inject_long_jobs"});
   double scale = 1;
-  if (!swf) {
+  if (!trace) {
     const std::int64_t jobs = table.has("jobs") ? table.integer("jobs") : 10000;
     const std::int64_t m = std::min(jobs, kSampleJobs);
     sample.set("jobs", m);

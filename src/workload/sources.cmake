@@ -4,6 +4,9 @@ list(APPEND FAULTSWEEP_SOURCES
   src/workload/load.cpp
   src/workload/generators.cpp
   src/workload/factory.cpp
+  src/workload/source_table.cpp
+  src/workload/source_swf.cpp
+  src/workload/source_generated.cpp
   src/workload/transform.cpp
   src/workload/thesis_options.cpp
   src/workload/estimate.cpp

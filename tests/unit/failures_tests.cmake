@@ -7,4 +7,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_predictor.cpp
   unit/test_fta.cpp
   unit/test_pnnl.cpp
+  unit/test_source_registry.cpp
 )

@@ -3,6 +3,7 @@
 // one MetricSpec per stored metric. They live in core/ (not models/) so that the areas a model
 // is built from (avail/, workload/, failures/, ...) can contribute specs without including the
 // models area; models/model.hpp re-exports them as models::ParamSpec etc.
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -27,6 +28,16 @@ enum class ParamKind {
           // core/table_reader.hpp.
 };
 
+struct ParamSpec;
+
+// One choice of a selector key (e.g. process = "zhang" in a `failures` table): the sub-keys it
+// allows besides the table's common ones. Lists the job-file reference of a registry row.
+struct ChoiceSpec {
+  std::string name;
+  std::string help;
+  std::vector<ParamSpec> keys{};
+};
+
 struct ParamSpec {
   std::string name;
   ParamKind kind;
@@ -41,6 +52,10 @@ struct ParamSpec {
   // For ParamKind::string (a policy's name): also accepts an inline table naming a Python class,
   // { python = "file.py", class = "Name", ... }, stored flattened as name.<key> like a table.
   bool python = false;
+  // For ParamKind::table: its sub-keys (for the reference; the model validates them). For a
+  // selector string (a sub-key like `process`): per choice, the further keys it allows.
+  std::vector<ParamSpec> keys{};
+  std::vector<ChoiceSpec> choice_keys{};
 };
 
 // A ParamSpec in one call (the models' parameter tables): nullopt `def` = required.
@@ -67,6 +82,17 @@ inline ParamSpec make_table_param(std::string name, std::string help,
   s.optional = true;
   s.duration_keys = std::move(duration_keys);
   return s;
+}
+
+// The names of the duration keys among `keys` and the keys of their choices (each once, in
+// order): a table's ParamSpec::duration_keys derived from its sub-keys.
+inline void collect_duration_keys(const std::vector<ParamSpec>& keys,
+                                  std::vector<std::string>& out) {
+  for (const ParamSpec& k : keys) {
+    if (k.kind == ParamKind::duration && std::find(out.begin(), out.end(), k.name) == out.end())
+      out.push_back(k.name);
+    for (const ChoiceSpec& c : k.choice_keys) collect_duration_keys(c.keys, out);
+  }
 }
 
 struct MetricSpec {

@@ -9,27 +9,9 @@
 //   failures = { process = "trace", file = "...csv.xz", format = "lanl", system = 20, ... }
 // Params given here are the table's sub-keys (p.sub("failures")), durations in seconds.
 //
-// Sub-keys by process (any other key is an InputError that lists the allowed ones):
-//   every synthetic process: downtime (duration, required: the constant, or the mean),
-//     downtime_dist = "constant" (default) | "exponential" | "lognormal",
-//     downtime_sigma (lognormal only: sigma of log downtime)
-//   renewal: dist and its keys as in dist::Dist::from_params (mean | rate, shape + scale | mean,
-//     mu | mean + sigma, value); every node renews independently (failures/renewal.hpp)
-//   bathtub: mtbf (duration): FARS's three Weibull sub-populations, shapes 0.5 / 1.0 / 1.5,
-//     equal weights, one scale giving mean mtbf (dist/composite_weibull.hpp), per node
-//   zhang: shape, scale (duration), W (integer >= 1, default 2 = no correlation),
-//     alpha (Zipf skew >= 0, default 0 = uniform); see failures/zhang.hpp
-//   trace: file (relative to the job file; ".gz" / ".xz" are decompressed),
-//     format = "lanl" (default) | "csv" | "fta" (failures/fta.hpp) | "pnnl" (failures/pnnl.hpp),
-//     node_offset (default 0), bad_lines = "skip" (default: counted, reported on stderr with
-//     file:line) | "fail" ("stop" is an older synonym);
-//     pnnl only: downtime (duration, required: the log has no repair times), node_pattern;
-//     fta only: platform (integer: keep that platform_id), node_prefix (keep node_names
-//     starting with it);
-//     lanl only: system (integer, required), cause ("Hardware" or a comma-separated list of
-//     Facilities, Hardware, Human Error, Network, Undetermined, Software), start ("YYYY-MM-DD
-//     [HH:MM]": t = 0 there, earlier records dropped; default: the first selected failure),
-//     downtime_from = "down_time" (default, the Down Time column) | "fixed_minus_started"
+// The keys of each process and trace format (type, unit, default, range) are declared by its
+// row (failures/process_registry.hpp) and listed in docs/reference/cluster.md; any other key is
+// an InputError that lists the allowed ones.
 // Streams: renewal and bathtub draw failures and downtimes from streams keyed by the whole
 // table and `nodes`; zhang keys each stream by the keys that shape it (shape + scale for the
 // times, alpha + nodes for the locations, the downtime keys for downtimes), so points that
@@ -41,14 +23,26 @@
 #include <vector>
 
 #include "faultsweep/core/input_reading.hpp"
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/run_context.hpp"
 #include "faultsweep/failures/failure_source.hpp"
 
 namespace faultsweep::failures {
 
+// The `failures` key of a model: its help, its sub-keys and each process's keys (from the rows).
+ParamSpec failures_table_spec();
 // Sub-keys of the `failures` table that are durations (for ParamSpec::duration_keys).
 const std::vector<std::string>& failure_duration_keys();
+
+// The mean time between failures of one node the table implies (Young / Daly): +inf without a
+// process, NaN when its process gives no rate (a trace).
+double failure_node_mtbf_s(const Params& table, int nodes);
+// Whether the table's events are finite and replayed whole (no generation bound needed).
+bool failures_finite(const Params& table);
+// The input file the table reads (resolved against base_dir), if its process reads one.
+std::optional<std::filesystem::path> failure_input_file(const Params& table,
+                                                        const std::filesystem::path& base_dir);
 
 // Checks the table for a machine of `nodes` nodes; throws InputError naming the sub-key.
 void validate_failures(const Params& table, int nodes, const std::filesystem::path& base_dir);
