@@ -173,9 +173,10 @@ Value Loader::convert(const toml::value& v, const ParamSpec& spec, const std::st
       return v.as_string().str;
     }
     case ParamKind::dist:
+    case ParamKind::table:
       break;
   }
-  FS_CHECK(false, "convert() is not for dist parameters");
+  FS_CHECK(false, "convert() is not for dist or table parameters");
 }
 
 Value dist_field(const Loader*, const toml::value& v) {

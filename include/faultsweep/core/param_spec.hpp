@@ -47,8 +47,8 @@ struct ParamSpec {
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices;  // allowed strings, if restricted
   std::string help;
-  bool optional = false;                   // may be absent with no default (the model copes)
-  std::vector<std::string> duration_keys;  // for ParamKind::table: sub-keys that are durations
+  bool optional = false;                     // may be absent with no default (the model copes)
+  std::vector<std::string> duration_keys{};  // for ParamKind::table: sub-keys that are durations
   // For ParamKind::string (a policy's name): also accepts an inline table naming a Python class,
   // { python = "file.py", class = "Name", ... }, stored flattened as name.<key> like a table.
   bool python = false;
