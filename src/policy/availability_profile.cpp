@@ -151,28 +151,57 @@ bool AvailabilityProfile::fits(double begin_s, double end_s, std::int32_t nodes)
 }
 
 double AvailabilityProfile::earliest(double from_s, std::int32_t nodes, double wall_s) const {
-  return earliest_before(from_s, nodes, wall_s, kNever);
+  return earliest_before(from_s, nodes, wall_s, kNever, kNever);
 }
 
+// One in-order walk over the breakpoints after from_s, alternating between looking for a step
+// with enough nodes (a start) and for the next step without (the end of the start's run), and
+// skipping whole subtrees that cannot end the current search: O(log P) plus the steps where
+// the answer flips, never a fresh descent from the root per gap tried.
+struct AvailabilityProfile::Walk {
+  const AvailabilityProfile& p;
+  double from_s, wall_s, held_s, last_s;
+  std::int32_t nodes;
+  bool in_run;  // start_s holds `nodes` so far
+  double start_s;
+  double answer_s = kNever;
+
+  // True once the answer is known (answer_s; kNever if there is no start before last_s).
+  bool visit(std::int32_t v, std::int32_t acc) {
+    if (v < 0) return false;
+    const Node& n = p.nodes_[static_cast<std::size_t>(v)];
+    const std::int32_t below = acc + n.lazy;
+    if (n.key <= from_s) return visit(n.right, below);
+    // A subtree all on one side of `nodes` cannot end the current search (and if the walk is
+    // past a limit, the next step visited ends it).
+    if (in_run ? n.lo + acc >= nodes : n.hi + acc < nodes) return false;
+    if (visit(n.left, below)) return true;
+    if (step(n.key, n.val + acc >= nodes)) return true;
+    return visit(n.right, below);
+  }
+  bool step(double key_s, bool enough) {
+    if (in_run) {
+      if (key_s >= held_s || key_s >= start_s + wall_s) {
+        answer_s = start_s;
+        return true;
+      }
+      if (!enough) in_run = false;
+    } else if (enough) {
+      if (key_s >= last_s) return true;  // no start before last_s
+      in_run = true;
+      start_s = key_s;
+    }
+    return false;
+  }
+};
+
 double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, double wall_s,
-                                            double held_s) const {
-  double start_s = from_s;
-  if (at(from_s) < nodes) {
-    const std::int32_t up = next_step(from_s, nodes, true);
-    if (up < 0) return kNever;
-    start_s = nodes_[static_cast<std::size_t>(up)].key;
-  }
-  while (start_s < held_s) {
-    // The run of steps with enough nodes from start_s ends at the next short step.
-    const std::int32_t short_step = next_step(start_s, nodes, false);
-    if (short_step < 0) return start_s;
-    const double short_s = nodes_[static_cast<std::size_t>(short_step)].key;
-    if (short_s >= start_s + wall_s || short_s >= held_s) return start_s;
-    const std::int32_t up = next_step(short_s, nodes, true);
-    if (up < 0) return kNever;
-    start_s = nodes_[static_cast<std::size_t>(up)].key;
-  }
-  return kNever;
+                                            double held_s, double starts_before_s) const {
+  if (!(from_s < starts_before_s)) return kNever;
+  const bool enough = at(from_s) >= nodes;
+  Walk w{*this, from_s, wall_s, held_s, starts_before_s, nodes, enough, from_s};
+  if (w.visit(root_, 0)) return w.answer_s;
+  return w.in_run ? w.start_s : kNever;  // the last step lasts forever
 }
 
 }  // namespace faultsweep::policy

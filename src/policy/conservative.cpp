@@ -109,46 +109,51 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
     reserved_s_.resize(s.info.size(), kNaN);
     slot_wall_s_.resize(s.info.size());
     slot_size_.resize(s.info.size());
-    tail_s_.resize(s.info.size(), kNever);
+    tail_.resize(s.info.size());
   }
   read_base(s);
   const bool incremental = same_queue(s) && base_only_grew(s.now_s);
-  double since_s = -kNever;  // capacity given back since the last call, from this time on
+  Gain since{-kNever, kNever};  // capacity given back since the last call
   if (incremental) {
-    since_s = kNever;
-    for (const Step& g : grown_)
-      if (g.nodes > 0) since_s = std::min(since_s, g.time_s);
+    since = Gain{};
+    for (std::size_t k = 0; k < grown_.size(); ++k)
+      if (grown_[k].nodes > 0)
+        since.cover({grown_[k].time_s, k + 1 < grown_.size() ? grown_[k + 1].time_s : kNever});
     // Stale breakpoints (before now, or left by moved reservations) pile up: drop them now
     // and then, which changes no answer.
-    if (profile_.breakpoints() > 4 * (next_base_.size() + 2 * queue_.size()) + 64) rebuild(s, true);
+    if (profile_.breakpoints() > 2 * (next_base_.size() + 2 * queue_.size()) + 64) rebuild(s, true);
   } else {
     rebuild(s, false);
   }
   base_.swap(next_base_);
   base_free_ = next_free_;
-  place(s, start, !incremental, since_s);
+  place(s, start, !incremental, since);
 }
 
 // Where a job reserved at `at` goes when it gives its slot back and takes the earliest that
 // fits: an earlier start if one fits with its own slot given back, else `at` again (the slot
-// it gave back still fits: capacity was only given back or taken around it). A slot of no
+// it gave back still fits: capacity was only given back or taken around it). Capacity was
+// given back only before before_s since the job was placed, so a start from before_s on has
+// a window where capacity was only taken: it did not fit then and does not now. A slot of no
 // length is not in the profile, so it is looked for afresh.
-double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, double at) const {
+double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, double at,
+                                           double before_s) const {
   if (!(j.est_wall_s > 0)) {
     const double to = profile_.earliest(now_s, j.size, j.est_wall_s);
     FS_CHECK(to != kNever, "conservative: a job can never fit (wider than the machine?)");
     return to;
   }
-  const double to = profile_.earliest_before(now_s, j.size, j.est_wall_s, at);
+  const double to =
+      profile_.earliest_before(now_s, j.size, j.est_wall_s, at, std::min(at, before_s));
   return to == kNever ? at : to;
 }
 
 // In queue order, each job takes the earliest slot that delays no reservation (all: every
 // job; else only those that capacity given back before their end could move).
 void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>& start, bool all,
-                                 double since_s) {
-  moved_from_s_.assign(s.waiting.size(), kNever);
-  double head_s = kNever;  // capacity given back by the jobs ahead in this call
+                                 Gain since) {
+  moved_.assign(s.waiting.size(), Gain{});
+  Gain head;  // capacity given back by the jobs ahead in this call
   for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
     const std::int32_t job = s.waiting[pos];
     const auto id = static_cast<std::size_t>(job);
@@ -158,16 +163,18 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
     // A slot of no length is not in the profile: jobs behind may take its instant, so it is
     // always recomputed.
     if (!had || all || !(j.est_wall_s > 0) ||
-        std::min({tail_s_[id], since_s, head_s}) < at + j.est_wall_s) {
+        std::min({tail_[id].lo_s, since.lo_s, head.lo_s}) < at + j.est_wall_s) {
       if (!had) {
         at = profile_.earliest(s.now_s, j.size, j.est_wall_s);
         FS_CHECK(at != kNever, "conservative: a job can never fit (wider than the machine?)");
         profile_.add(at, at + j.est_wall_s, -j.size);
-      } else if (const double to = earliest_move(s.now_s, j, at); to != at) {
+      } else if (const double to = earliest_move(s.now_s, j, at,
+                                                 std::max({tail_[id].hi_s, since.hi_s, head.hi_s}));
+                 to != at) {
         profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
         profile_.add(to, to + j.est_wall_s, -j.size);
-        moved_from_s_[pos] = at;
-        head_s = std::min(head_s, at);
+        moved_[pos] = {at, at + j.est_wall_s};
+        head.cover(moved_[pos]);
         at = to;
       }
     }
@@ -197,11 +204,10 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
   }
   // What the next call needs: for each job still waiting, the capacity given back after it.
   queue_.clear();
-  double after_s = kNever;
+  Gain after;
   for (std::size_t pos = s.waiting.size(); pos-- > 0;) {
-    const auto id = static_cast<std::size_t>(s.waiting[pos]);
-    tail_s_[id] = after_s;
-    after_s = std::min(after_s, moved_from_s_[pos]);
+    tail_[static_cast<std::size_t>(s.waiting[pos])] = after;
+    after.cover(moved_[pos]);
   }
   for (const std::int32_t job : s.waiting)
     if (!std::isnan(reserved_s_[static_cast<std::size_t>(job)])) queue_.push_back(job);

@@ -125,7 +125,10 @@ TEST_CASE("availability profile: random operations agree with a sorted-vector pr
       VectorProfile back = m;
       back.add(at, at + wall, need);
       const double expect = back.earliest(from, need, wall);
-      CHECK(p.earliest_before(from, need, wall, at) == (expect < at ? expect : kNever));
+      CHECK(p.earliest_before(from, need, wall, at, at) == (expect < at ? expect : kNever));
+      const double before = pick_time(rng, t0);  // starts asked for only before this
+      CHECK(p.earliest_before(from, need, wall, at, std::min(at, before)) ==
+            (expect < std::min(at, before) ? expect : kNever));
       if (expect < at) ++found_earlier;
     }
   }

@@ -30,13 +30,16 @@ class AvailabilityProfile {
   // written, so that ties break as the caller's own arithmetic does). kNever if none.
   double earliest(double from_s, std::int32_t nodes, double wall_s) const;
   // earliest() for a job holding [held_s, held_s + wall_s) if it gave that slot back, asked
-  // only for starts before held_s (the slot is given back only if one is found): the first
-  // start c in [from_s, held_s) with `nodes` free on every step that starts before
-  // min(held_s, c + wall_s), since from held_s on its own slot holds them. kNever if none.
-  double earliest_before(double from_s, std::int32_t nodes, double wall_s, double held_s) const;
+  // only for starts before starts_before_s (<= held_s; the slot is given back only if one is
+  // found): the first start c in [from_s, starts_before_s) with `nodes` free on every step
+  // that starts before min(held_s, c + wall_s), since from held_s on its own slot holds them.
+  // kNever if none.
+  double earliest_before(double from_s, std::int32_t nodes, double wall_s, double held_s,
+                         double starts_before_s) const;
   std::size_t breakpoints() const { return nodes_.size(); }
 
  private:
+  struct Walk;
   struct Node {
     double key;           // the step's start
     std::int32_t val;     // nodes free on the step (ancestors' pending adds excluded)

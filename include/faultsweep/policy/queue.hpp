@@ -168,8 +168,17 @@ class ConservativeBackfill final : public QueuePolicy {
   bool same_queue(const QueueState& s) const;
   bool base_only_grew(double now_s);
   void rebuild(const QueueState& s, bool keep_all);
-  double earliest_move(double now_s, const JobInfo& j, double at) const;
-  void place(const QueueState& s, std::vector<std::int32_t>& start, bool all, double since_s);
+  double earliest_move(double now_s, const JobInfo& j, double at, double before_s) const;
+  // The hull [lo_s, hi_s) of the times where capacity was given back (empty: lo_s > hi_s).
+  struct Gain {
+    double lo_s = std::numeric_limits<double>::infinity();
+    double hi_s = -std::numeric_limits<double>::infinity();
+    void cover(const Gain& g) {
+      lo_s = g.lo_s < lo_s ? g.lo_s : lo_s;
+      hi_s = g.hi_s > hi_s ? g.hi_s : hi_s;
+    }
+  };
+  void place(const QueueState& s, std::vector<std::int32_t>& start, bool all, Gain since);
 
   std::vector<double>* log_ = nullptr;
   std::vector<Given>* trace_ = nullptr;
@@ -177,16 +186,16 @@ class ConservativeBackfill final : public QueuePolicy {
   std::vector<double> reserved_s_;       // by job id: its reservation, NaN if none
   std::vector<double> slot_wall_s_;      // by job id: the wall time and size its slot in the
   std::vector<std::int32_t> slot_size_;  // profile was taken with
-  std::vector<double> tail_s_;       // by job id: earliest capacity later jobs gave back last call
-  std::vector<std::int32_t> queue_;  // the waiting jobs after the last call, in order
-  bool valid_ = false;               // queue_, base_ and profile_ describe the last call
+  std::vector<Gain> tail_;               // by job id: capacity later jobs gave back last call
+  std::vector<std::int32_t> queue_;      // the waiting jobs after the last call, in order
+  bool valid_ = false;                   // queue_, base_ and profile_ describe the last call
   // The base (free nodes now plus the releases) the profile holds: base_free_ from the last
   // call's time, then the steps of base_ (later times); the jobs it started are in it.
   std::int32_t base_free_ = 0;
   std::vector<Step> base_, next_base_;
   std::int32_t next_free_ = 0;
-  std::vector<Step> grown_;           // scratch: [time_s, next time_s) gained `nodes`
-  std::vector<double> moved_from_s_;  // scratch, by queue position: where a moved job was
+  std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
+  std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
 };
 
 // "fcfs" | "easy" | "conservative"; throws InputError("queue", ...) otherwise.
