@@ -7,8 +7,7 @@
 // back (a job ended early, a reservation moved). Every window [c, c + wall) with c < at ends by
 // at + wall, so capacity given back only from at + wall on cannot open an earlier start: the
 // job would get `at` again. Anything else that changes the profile (a failure, a requeue, a
-// reservation the clock passed) rebuilds it and recomputes every reservation, as each call did
-// before the profile persisted.
+// reservation the clock passed) rebuilds it and recomputes every reservation from scratch.
 #include <algorithm>
 #include <cmath>
 #include <limits>
