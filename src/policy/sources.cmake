@@ -2,6 +2,8 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/policy/allocator.cpp
   src/policy/queue.cpp
+  src/policy/conservative.cpp
+  src/policy/availability_profile.cpp
   src/policy/registry.cpp
   src/policy/strategy_contract.cpp
   src/policy/size_chooser.cpp

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/policy/availability_profile.hpp"
+
 namespace faultsweep::policy {
 
 // What the policy knows of one job (indexed by job id).
@@ -138,8 +140,10 @@ class EasyBackfill final : public QueuePolicy {
 // starts now when its reservation is now. Reservations persist between calls and only move
 // earlier (compression: each job gives back its slot and takes the earliest that fits), so
 // no job is delayed by a later one unless a failure takes capacity away. A job is reserved at
-// its arrival, also when no node is free then (keeps_state). Each call costs O(queue x profile):
-// simple, not fast, for long queues.
+// its arrival, also when no node is free then (keeps_state). The profile persists between
+// calls (policy/availability_profile.hpp); a call that only adds capacity (a job ended early)
+// or jobs (arrivals) recomputes only the reservations that capacity given back before their
+// end could move (the others would get the same slot again), any other change rebuilds it all.
 class ConservativeBackfill final : public QueuePolicy {
  public:
   static constexpr bool kKeepsState = true;
@@ -156,16 +160,42 @@ class ConservativeBackfill final : public QueuePolicy {
   void set_reservation_trace(std::vector<Given>* trace) { trace_ = trace; }
 
  private:
-  std::size_t split_at(double t);
-  void add(double begin_s, double end_s, std::int32_t nodes);
-  bool fits(double begin_s, double end_s, std::int32_t nodes) const;
-  double earliest(std::int32_t nodes, double wall_s) const;
+  struct Step {
+    double time_s;
+    std::int32_t nodes;  // added to the free nodes at time_s
+  };
+  void read_base(const QueueState& s);
+  bool same_queue(const QueueState& s) const;
+  bool base_only_grew(double now_s);
+  void rebuild(const QueueState& s, bool keep_all);
+  double earliest_move(double now_s, const JobInfo& j, double at, double before_s) const;
+  // The hull [lo_s, hi_s) of the times where capacity was given back (empty: lo_s > hi_s).
+  struct Gain {
+    double lo_s = std::numeric_limits<double>::infinity();
+    double hi_s = -std::numeric_limits<double>::infinity();
+    void cover(const Gain& g) {
+      lo_s = g.lo_s < lo_s ? g.lo_s : lo_s;
+      hi_s = g.hi_s > hi_s ? g.hi_s : hi_s;
+    }
+  };
+  void place(const QueueState& s, std::vector<std::int32_t>& start, bool all, Gain since);
 
   std::vector<double>* log_ = nullptr;
   std::vector<Given>* trace_ = nullptr;
-  std::vector<double> time_s_;      // the profile: free_[k] nodes free from time_s_[k] to
-  std::vector<std::int32_t> free_;  // time_s_[k + 1] (the last step lasts forever)
-  std::vector<double> reserved_s_;  // by job id: its reservation, NaN if none
+  AvailabilityProfile profile_;          // base minus every reservation, from the last call on
+  std::vector<double> reserved_s_;       // by job id: its reservation, NaN if none
+  std::vector<double> slot_wall_s_;      // by job id: the wall time and size its slot in the
+  std::vector<std::int32_t> slot_size_;  // profile was taken with
+  std::vector<Gain> tail_;               // by job id: capacity later jobs gave back last call
+  std::vector<std::int32_t> queue_;      // the waiting jobs after the last call, in order
+  bool valid_ = false;                   // queue_, base_ and profile_ describe the last call
+  // The base (free nodes now plus the releases) the profile holds: base_free_ from the last
+  // call's time, then the steps of base_ (later times); the jobs it started are in it.
+  std::int32_t base_free_ = 0;
+  std::vector<Step> base_, next_base_;
+  std::int32_t next_free_ = 0;
+  std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
+  std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
 };
 
 // "fcfs" | "easy" | "conservative"; throws InputError("queue", ...) otherwise.

@@ -1,0 +1,216 @@
+// Conservative backfilling (Mu'alem & Feitelson 2001) on a profile kept between calls.
+//
+// Why skipping a reservation is exact: the earliest start a job can get is the least start c
+// (now or later) such that its size is free on every step that begins before c + wall. A job
+// placed at `at` had no such start before `at` in the profile it saw then. Since then the
+// profile has only lost capacity (other jobs placed around it) except where capacity was given
+// back (a job ended early, a reservation moved). Every window [c, c + wall) with c < at ends by
+// at + wall, so capacity given back only from at + wall on cannot open an earlier start: the
+// job would get `at` again. Anything else that changes the profile (a failure, a requeue, a
+// reservation the clock passed) rebuilds it and recomputes every reservation from scratch.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/policy/queue.hpp"
+
+namespace faultsweep::policy {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNever = AvailabilityProfile::kNever;
+}  // namespace
+
+// The base of this call: free nodes now plus each release at its time (now if overdue).
+void ConservativeBackfill::read_base(const QueueState& s) {
+  next_free_ = s.free_nodes;
+  next_base_.clear();
+  for (const Release& r : s.releases->releases()) {
+    const double t = std::max(r.time_s, s.now_s);
+    if (t == s.now_s)
+      next_free_ += r.nodes;
+    else if (!next_base_.empty() && next_base_.back().time_s == t)
+      next_base_.back().nodes += r.nodes;
+    else
+      next_base_.push_back({t, r.nodes});
+  }
+}
+
+// True if the waiting jobs are those left last call, in order, with the sizes and wall times
+// of their slots and reservations not yet reached, followed only by jobs never reserved.
+bool ConservativeBackfill::same_queue(const QueueState& s) const {
+  if (!valid_ || s.waiting.size() < queue_.size() ||
+      !std::equal(queue_.begin(), queue_.end(), s.waiting.begin()))
+    return false;
+  for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
+    const auto job = static_cast<std::size_t>(s.waiting[pos]);
+    const double at = reserved_s_[job];
+    if (pos >= queue_.size()) {
+      if (!std::isnan(at)) return false;
+    } else if (!(at >= s.now_s) || slot_size_[job] != s.info[job].size ||
+               slot_wall_s_[job] != s.info[job].est_wall_s) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Compares this call's base with the one the profile holds, from now on. If it only gained
+// capacity, adds the gains to the profile and returns true (grown_ lists them); false if it
+// lost any (the profile is left as it was).
+bool ConservativeBackfill::base_only_grew(double now_s) {
+  std::int32_t old_now = base_free_;
+  std::size_t a = 0;
+  for (; a < base_.size() && base_[a].time_s <= now_s; ++a) old_now += base_[a].nodes;
+  grown_.clear();
+  std::int32_t d = next_free_ - old_now;
+  grown_.push_back({now_s, d});
+  std::size_t b = 0;
+  while (a < base_.size() || b < next_base_.size()) {
+    const double t = a == base_.size()        ? next_base_[b].time_s
+                     : b == next_base_.size() ? base_[a].time_s
+                                              : std::min(base_[a].time_s, next_base_[b].time_s);
+    if (a < base_.size() && base_[a].time_s == t) d -= base_[a++].nodes;
+    if (b < next_base_.size() && next_base_[b].time_s == t) d += next_base_[b++].nodes;
+    if (d != grown_.back().nodes) grown_.push_back({t, d});
+  }
+  for (const Step& g : grown_)
+    if (g.nodes < 0) return false;
+  for (std::size_t k = 0; k < grown_.size(); ++k)
+    if (grown_[k].nodes > 0)
+      profile_.add(grown_[k].time_s, k + 1 < grown_.size() ? grown_[k + 1].time_s : kNever,
+                   grown_[k].nodes);
+  return true;
+}
+
+// The profile from scratch: this call's base minus the reservations of the waiting jobs, in
+// queue order. keep_all: they all still fit (checked by the caller); else each is kept where
+// it still fits, from now at the earliest, and dropped otherwise.
+void ConservativeBackfill::rebuild(const QueueState& s, bool keep_all) {
+  profile_.reset(s.now_s, next_free_);
+  for (const Step& r : next_base_) profile_.add(r.time_s, kNever, r.nodes);
+  for (const std::int32_t job : s.waiting) {
+    double& at = reserved_s_[static_cast<std::size_t>(job)];
+    if (std::isnan(at)) continue;
+    const JobInfo& j = s.info[static_cast<std::size_t>(job)];
+    at = std::max(at, s.now_s);
+    if (keep_all || profile_.fits(at, at + j.est_wall_s, j.size))
+      profile_.add(at, at + j.est_wall_s, -j.size);
+    else
+      at = kNaN;
+  }
+}
+
+void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>& start) {
+  if (s.waiting.empty()) return;
+  if (reserved_s_.size() < s.info.size()) {
+    reserved_s_.resize(s.info.size(), kNaN);
+    slot_wall_s_.resize(s.info.size());
+    slot_size_.resize(s.info.size());
+    tail_.resize(s.info.size());
+  }
+  read_base(s);
+  const bool incremental = same_queue(s) && base_only_grew(s.now_s);
+  Gain since{-kNever, kNever};  // capacity given back since the last call
+  if (incremental) {
+    since = Gain{};
+    for (std::size_t k = 0; k < grown_.size(); ++k)
+      if (grown_[k].nodes > 0)
+        since.cover({grown_[k].time_s, k + 1 < grown_.size() ? grown_[k + 1].time_s : kNever});
+    // Stale breakpoints (before now, or left by moved reservations) pile up: drop them now
+    // and then, which changes no answer.
+    if (profile_.breakpoints() > 2 * (next_base_.size() + 2 * queue_.size()) + 64) rebuild(s, true);
+  } else {
+    rebuild(s, false);
+  }
+  base_.swap(next_base_);
+  base_free_ = next_free_;
+  place(s, start, !incremental, since);
+}
+
+// Where a job reserved at `at` goes when it gives its slot back and takes the earliest that
+// fits: an earlier start if one fits with its own slot given back, else `at` again (the slot
+// it gave back still fits: capacity was only given back or taken around it). Capacity was
+// given back only before before_s since the job was placed, so a start from before_s on has
+// a window where capacity was only taken: it did not fit then and does not now. A slot of no
+// length is not in the profile, so it is looked for afresh.
+double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, double at,
+                                           double before_s) const {
+  if (!(j.est_wall_s > 0)) {
+    const double to = profile_.earliest(now_s, j.size, j.est_wall_s);
+    FS_CHECK(to != kNever, "conservative: a job can never fit (wider than the machine?)");
+    return to;
+  }
+  const double to =
+      profile_.earliest_before(now_s, j.size, j.est_wall_s, at, std::min(at, before_s));
+  return to == kNever ? at : to;
+}
+
+// In queue order, each job takes the earliest slot that delays no reservation (all: every
+// job; else only those that capacity given back before their end could move).
+void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>& start, bool all,
+                                 Gain since) {
+  moved_.assign(s.waiting.size(), Gain{});
+  Gain head;  // capacity given back by the jobs ahead in this call
+  for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
+    const std::int32_t job = s.waiting[pos];
+    const auto id = static_cast<std::size_t>(job);
+    const JobInfo& j = s.info[id];
+    double& at = reserved_s_[id];
+    const bool had = !std::isnan(at);
+    // A slot of no length is not in the profile: jobs behind may take its instant, so it is
+    // always recomputed.
+    if (!had || all || !(j.est_wall_s > 0) ||
+        std::min({tail_[id].lo_s, since.lo_s, head.lo_s}) < at + j.est_wall_s) {
+      if (!had) {
+        at = profile_.earliest(s.now_s, j.size, j.est_wall_s);
+        FS_CHECK(at != kNever, "conservative: a job can never fit (wider than the machine?)");
+        profile_.add(at, at + j.est_wall_s, -j.size);
+      } else if (const double to = earliest_move(s.now_s, j, at,
+                                                 std::max({tail_[id].hi_s, since.hi_s, head.hi_s}));
+                 to != at) {
+        profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
+        profile_.add(to, to + j.est_wall_s, -j.size);
+        moved_[pos] = {at, at + j.est_wall_s};
+        head.cover(moved_[pos]);
+        at = to;
+      }
+    }
+    slot_wall_s_[id] = j.est_wall_s;
+    slot_size_[id] = j.size;
+    if (log_ != nullptr) {
+      double& first = (*log_)[id];
+      if (std::isnan(first)) first = at;
+    }
+    if (trace_ != nullptr) trace_->push_back({job, at, s.now_s});
+    if (at == s.now_s) {
+      start.push_back(static_cast<std::int32_t>(pos));
+      at = kNaN;  // started: no reservation any more; its slot becomes part of the base
+      base_free_ -= j.size;
+      const double end_s = s.now_s + j.est_wall_s;
+      if (end_s > s.now_s) {
+        const auto it = std::lower_bound(base_.begin(), base_.end(), end_s,
+                                         [](const Step& st, double t) { return st.time_s < t; });
+        if (it != base_.end() && it->time_s == end_s)
+          it->nodes += j.size;
+        else
+          base_.insert(it, {end_s, j.size});
+      } else {
+        base_free_ += j.size;  // a slot of no length took nothing
+      }
+    }
+  }
+  // What the next call needs: for each job still waiting, the capacity given back after it.
+  queue_.clear();
+  Gain after;
+  for (std::size_t pos = s.waiting.size(); pos-- > 0;) {
+    tail_[static_cast<std::size_t>(s.waiting[pos])] = after;
+    after.cover(moved_[pos]);
+  }
+  for (const std::int32_t job : s.waiting)
+    if (!std::isnan(reserved_s_[static_cast<std::size_t>(job)])) queue_.push_back(job);
+  valid_ = true;
+}
+
+}  // namespace faultsweep::policy
