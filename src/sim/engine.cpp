@@ -64,6 +64,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   node_owner_.assign(n_nodes, -1);
   node_up_s_.assign(n_nodes, start_s_);
   node_generation_.assign(n_nodes, 0);
+  down_.reserve(n_nodes);
+  down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
   for (int n = 0; n < cfg_.nodes; ++n) free_.insert(n);
   history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||

@@ -2,7 +2,9 @@
 // The set of allocatable nodes (up, idle, held by no job) as a bitset, so that first-fit by
 // lowest id and round robin are a few word scans and never allocate.
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
@@ -29,6 +31,43 @@ class NodeSet {
     FS_CHECK(contains(n), "NodeSet: erasing a node that is not in the set");
     words_[word(n)] &= ~(std::uint64_t{1} << bit(n));
     --count_;
+  }
+  // Batch forms of insert / erase for the nodes of one job (any order, no repeats): the
+  // word array and the count stay in registers instead of being reloaded per node.
+  void insert_all(std::span<const std::int32_t> ns) {
+    std::uint64_t* w = words_.data();
+    for (const std::int32_t n : ns) {
+      const std::uint64_t b = std::uint64_t{1} << bit(n);
+      FS_CHECK((w[word(n)] & b) == 0, "NodeSet: node inserted twice");
+      w[word(n)] |= b;
+    }
+    count_ += static_cast<int>(ns.size());
+  }
+  void erase_all(std::span<const std::int32_t> ns) {
+    std::uint64_t* w = words_.data();
+    for (const std::int32_t n : ns) {
+      const std::uint64_t b = std::uint64_t{1} << bit(n);
+      FS_CHECK((w[word(n)] & b) != 0, "NodeSet: erasing a node that is not in the set");
+      w[word(n)] &= ~b;
+    }
+    count_ -= static_cast<int>(ns.size());
+  }
+  // Writes the members >= from in increasing order into out[k..] until out is full; returns the
+  // new k. One pass over the words, one count-trailing-zeros per member.
+  std::size_t take_from(int from, std::span<std::int32_t> out, std::size_t k) const {
+    if (k == out.size() || from >= nodes_) return k;
+    std::size_t w = word(from);
+    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
+    while (true) {
+      while (bits != 0) {
+        out[k++] =
+            static_cast<std::int32_t>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
+        if (k == out.size()) return k;
+        bits &= bits - 1;
+      }
+      if (++w == words_.size()) return k;
+      bits = words_[w];
+    }
   }
   // Bit n % 64 of word n / 64 is set iff n is a member (bits past nodes() are clear).
   const std::vector<std::uint64_t>& words() const { return words_; }
