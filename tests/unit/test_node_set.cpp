@@ -78,6 +78,9 @@ TEST_CASE("node set: insert_all and erase_all equal node-by-node insert and eras
       CHECK(batch.count() == single.count());
       CHECK(batch.words() == single.words());
       CHECK_THROWS_AS(batch.erase_all(half), InternalError);
+      policy::NodeSet empty(nodes);
+      const std::vector<std::int32_t> twice{some.front(), some.front()};
+      CHECK_THROWS_AS(empty.insert_all(twice), InternalError);
     }
   }
 }
