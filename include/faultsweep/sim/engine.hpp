@@ -215,18 +215,20 @@ class Simulation final : private policy::ReleaseSource,
   struct NodeClocks {
     NodeState* state;
     double* since_s;
-    std::array<double, kNodeStates>* time_s;
+    std::array<double*, kNodeStates> time_s;  // by state, then node
     double now_s;
     // Node i enters state s now: the time since it entered its current state goes to that
     // state's total (the only floating-point operation per node state change).
     void enter(std::size_t i, NodeState s) const {
-      time_s[i][static_cast<std::size_t>(state[i])] += now_s - since_s[i];
+      time_s[static_cast<std::size_t>(state[i])][i] += now_s - since_s[i];
       state[i] = s;
       since_s[i] = now_s;
     }
   };
   NodeClocks clocks() {
-    return {node_state_.data(), node_since_s_.data(), node_time_s_.data(), now_};
+    std::array<double*, kNodeStates> time_s{};
+    for (std::size_t s = 0; s < time_s.size(); ++s) time_s[s] = node_time_s_[s].data();
+    return {node_state_.data(), node_since_s_.data(), time_s, now_};
   }
   void running_insert(std::int32_t j);
   void running_erase(std::int32_t j);
@@ -292,7 +294,9 @@ class Simulation final : private policy::ReleaseSource,
   std::vector<std::int32_t> job_nodes_;
   std::vector<NodeState> node_state_;
   std::vector<double> node_since_s_;
-  std::vector<std::array<double, kNodeStates>> node_time_s_;
+  // Node-seconds by state, then node: a job's nodes, all in one state, are a dense run of one
+  // array (8 bytes a node instead of a 40-byte row).
+  std::array<std::vector<double>, kNodeStates> node_time_s_;
   std::vector<std::int32_t> node_owner_;
   std::vector<double> node_up_s_;
   std::vector<std::uint32_t> node_generation_;
