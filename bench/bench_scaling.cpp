@@ -4,10 +4,11 @@
 // node MTBF set from the failure-free makespan of the same jobs), for each queue policy (with
 // first fit) and each allocator (with EASY). Each case runs in a child process, so its peak
 // resident memory is its own. CSV on stdout; one line per case, no pass/fail.
-// Usage: bench_scaling [--full] [--jobs N]
+// Usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR]
 //   default: every size and failure level for EASY + first fit; the other queue policies and
 //   allocators at failures per job 0 and 1 (the reliability-aware allocators up to 10,000
-//   nodes); --full: every combination. N jobs per case (default 2,000).
+//   nodes); --full: every combination. N jobs per case (default 2,000). --nodes and --case keep
+//   only the cases of that machine size, or of that queue policy and allocator.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -128,13 +129,21 @@ std::vector<Case> cases(bool full) {
 int main(int argc, char** argv) {
   bool full = false;
   std::int64_t jobs = 2000;
+  int only_nodes = 0;
+  std::string only_case;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--full") == 0) {
       full = true;
     } else if (std::strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
       jobs = std::atoll(argv[++i]);
+    } else if (std::strcmp(argv[i], "--nodes") == 0 && i + 1 < argc) {
+      only_nodes = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      only_case = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_scaling [--full] [--jobs N]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR]\n");
       return 2;
     }
   }
@@ -143,6 +152,9 @@ int main(int argc, char** argv) {
   int calibrated = -1;
   double makespan_h = 0;
   for (const Case& c : cases(full)) {
+    if ((only_nodes > 0 && c.nodes != only_nodes) ||
+        (!only_case.empty() && only_case != c.queue + "," + c.allocator))
+      continue;
     // Node MTBF for the failure level: failures per job f over the failure-free makespan T of
     // the same jobs on this machine is nodes x T / MTBF = f x jobs.
     if (c.nodes != calibrated) {

@@ -7,26 +7,23 @@
 
 namespace faultsweep::policy {
 
+// The lowest free ids, in increasing order (what next_from() node by node gave), in one pass
+// over the bitset's words.
 void FirstFit::allocate(const AllocationContext&, const NodeSet& free,
                         std::span<std::int32_t> out) {
   FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "first_fit: not enough nodes");
-  int n = -1;
-  for (std::int32_t& slot : out) {
-    n = free.next_from(n + 1);
-    slot = n;
-  }
+  free.take_from(0, out, 0);
 }
 
+// The free ids from the cursor upward, then from 0 (the count check guarantees out fills before
+// the second scan reaches the cursor again).
 void RoundRobin::allocate(const AllocationContext&, const NodeSet& free,
                           std::span<std::int32_t> out) {
   FS_CHECK(static_cast<std::size_t>(free.count()) >= out.size(), "round_robin: not enough nodes");
-  int n = cursor_ - 1;
-  for (std::int32_t& slot : out) {
-    n = free.next_from(n + 1);
-    if (n < 0) n = free.next_from(0);  // wrap around
-    slot = n;
-  }
-  if (!out.empty()) cursor_ = (n + 1) % free.nodes();
+  if (out.empty()) return;
+  const std::size_t k = free.take_from(cursor_, out, 0);
+  free.take_from(0, out, k);  // wrap around
+  cursor_ = (out.back() + 1) % free.nodes();
 }
 
 std::unique_ptr<Allocator> make_allocator(std::string_view name) {

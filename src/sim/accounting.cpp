@@ -15,9 +15,10 @@ namespace faultsweep::sim {
 void Simulation::check_invariants() const {
   const double span_s = now_ - start_s_;
   // Node time adds up: every node spent the whole run in some state.
-  for (std::size_t n = 0; n < node_time_s_.size(); ++n) {
+  for (std::size_t n = 0; n < node_state_.size(); ++n) {
     double sum = 0;
-    for (const double t : node_time_s_[n]) {
+    for (const std::vector<double>& by_state : node_time_s_) {
+      const double t = by_state[n];
       FS_CHECK(t >= -1e-9, "negative node time");
       sum += t;
     }

@@ -60,10 +60,12 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
 
   node_state_.assign(n_nodes, NodeState::idle);
   node_since_s_.assign(n_nodes, start_s_);
-  node_time_s_.assign(n_nodes, {});
+  for (std::vector<double>& t : node_time_s_) t.assign(n_nodes, 0.0);
   node_owner_.assign(n_nodes, -1);
   node_up_s_.assign(n_nodes, start_s_);
   node_generation_.assign(n_nodes, 0);
+  down_.reserve(n_nodes);
+  down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
   for (int n = 0; n < cfg_.nodes; ++n) free_.insert(n);
   history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||
@@ -190,9 +192,8 @@ void Simulation::on_horizon() {
 
 std::array<double, kNodeStates> Simulation::node_time_s() const {
   std::array<double, kNodeStates> total{};
-  for (const auto& t : node_time_s_)
-    for (int s = 0; s < kNodeStates; ++s)
-      total[static_cast<std::size_t>(s)] += t[static_cast<std::size_t>(s)];
+  for (std::size_t n = 0; n < node_state_.size(); ++n)  // node by node, as the sums always were
+    for (std::size_t s = 0; s < total.size(); ++s) total[s] += node_time_s_[s][n];
   return total;
 }
 

@@ -15,6 +15,8 @@ void Simulation::take_down(std::int32_t n, double up_s) {
   const auto i = static_cast<std::size_t>(n);
   set_node_state(n, NodeState::down);
   ++down_count_;
+  down_pos_[i] = static_cast<std::int32_t>(down_.size());
+  down_.push_back(n);
   node_up_s_[i] = up_s;
   events_.push(up_s, EventType::node_repair, n, ++node_generation_[i]);
 }
@@ -79,6 +81,11 @@ void Simulation::on_repair(std::int32_t n) {
   const auto i = static_cast<std::size_t>(n);
   FS_CHECK(node_state_[i] == NodeState::down, "repair of a node that is not down");
   --down_count_;
+  const auto at = static_cast<std::size_t>(down_pos_[i]);
+  down_pos_[static_cast<std::size_t>(down_.back())] = static_cast<std::int32_t>(at);
+  down_[at] = down_.back();
+  down_.pop_back();
+  down_pos_[i] = -1;
   history_.record_repair(n, now_);
   const std::int32_t j = node_owner_[i];
   dirty_ = true;

@@ -49,14 +49,17 @@ void Simulation::set_job_state(JobRecord& r, JobState s) {
   r.since_s = now_;
 }
 
-void Simulation::set_node_state(std::int32_t n, NodeState s) {
+void Simulation::record_node(std::int32_t n, NodeState s) {
   const auto i = static_cast<std::size_t>(n);
-  if (rec_ != nullptr && s != node_state_[i]) [[unlikely]]
+  if (s != node_state_[i])
     rec_->node(now_, n, static_cast<std::uint8_t>(node_state_[i]), static_cast<std::uint8_t>(s),
                node_owner_[i]);
-  node_time_s_[i][static_cast<std::size_t>(node_state_[i])] += now_ - node_since_s_[i];
-  node_state_[i] = s;
-  node_since_s_[i] = now_;
+}
+
+void Simulation::set_node_state(std::int32_t n, NodeState s) {
+  if (rec_ != nullptr) [[unlikely]]
+    record_node(n, s);
+  clocks().enter(static_cast<std::size_t>(n), s);
 }
 
 void Simulation::running_insert(std::int32_t j) {
@@ -94,12 +97,19 @@ void Simulation::on_complete(std::int32_t j) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::completed);
   running_erase(j);
+  // One pass over the job's nodes, then the free set in one batch.
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
   for (const std::int32_t n : nodes_of(j)) {
-    FS_CHECK(node_owner_[static_cast<std::size_t>(n)] == j, "completing job does not own node");
-    node_owner_[static_cast<std::size_t>(n)] = -1;
-    set_node_state(n, NodeState::idle);
-    free_.insert(n);
+    const auto i = static_cast<std::size_t>(n);
+    FS_CHECK(owner[i] == j, "completing job does not own node");
+    owner[i] = -1;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::idle);
+    c.enter(i, NodeState::idle);
   }
+  free_.insert_all(nodes_of(j));
   set_job_state(r, JobState::done);
   r.finish_s = now_;
   // Zhang §5.1: the checkpoints of the final execution (its lead, if a checkpoint, and the
@@ -179,27 +189,39 @@ void Simulation::interrupt(std::int32_t j, std::int32_t failed_node, double up_s
   if (cfg_.on_failure == OnFailure::wait_repair) {
     set_job_state(r, JobState::suspended);
     r.down_nodes = 1;
-    for (const std::int32_t m : nodes_of(j)) {
-      if (m == failed_node)
-        take_down(m, up_s);
-      else
-        set_node_state(m, NodeState::held);
-    }
+    release_nodes(j, failed_node, up_s, NodeState::held);
     suspended_.push_back(j);
   } else {
-    for (const std::int32_t m : nodes_of(j)) {
-      node_owner_[static_cast<std::size_t>(m)] = -1;
-      if (m == failed_node) {
-        take_down(m, up_s);
-      } else {
-        set_node_state(m, NodeState::idle);
-        free_.insert(m);
-      }
-    }
+    release_nodes(j, failed_node, up_s, NodeState::idle);
     set_job_state(r, JobState::waiting);
     enqueue(j);
   }
   dirty_ = true;
+}
+
+// After a failure of `failed_node`: it goes down (until up_s), the job's other nodes become
+// `to` (held by the suspended job, or idle and free with no owner), in one pass.
+void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double up_s,
+                               NodeState to) {
+  const bool keep = to == NodeState::held;
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
+  for (const std::int32_t m : nodes_of(j)) {
+    const auto i = static_cast<std::size_t>(m);
+    if (!keep) owner[i] = -1;
+    if (m == failed_node) {
+      take_down(m, up_s);
+      continue;
+    }
+    if (rec != nullptr) [[unlikely]]
+      record_node(m, to);
+    c.enter(i, to);
+  }
+  if (keep) return;
+  // The failed node was busy, so not free: inserting all and erasing it frees exactly the others.
+  free_.insert_all(nodes_of(j));
+  free_.erase(failed_node);
 }
 
 void Simulation::enqueue(std::int32_t j) {
@@ -242,17 +264,23 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{now_, j, info_[static_cast<std::size_t>(j)].est_wall_s,
                                       r.progress_s, &history_};
   allocator_.allocate(ctx, free_, nodes);
+  // One pass over the job's nodes (checks, owner, time), then the free set in one batch.
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
   for (const std::int32_t n : nodes) {
     const auto i = static_cast<std::size_t>(n);
     FS_CHECK(n >= 0 && n < cfg_.nodes, "allocator returned a node out of range");
     // No node is ever held by two jobs, and down nodes are never allocated.
-    FS_CHECK(node_owner_[i] == -1 && node_state_[i] == NodeState::idle,
+    FS_CHECK(owner[i] == -1 && c.state[i] == NodeState::idle,
              fmt::format("node {} allocated to job {} while owned by job {} (state {})", n, j,
-                         node_owner_[i], static_cast<int>(node_state_[i])));
-    free_.erase(n);
-    node_owner_[i] = j;
-    set_node_state(n, NodeState::busy);
+                         owner[i], static_cast<int>(c.state[i])));
+    owner[i] = j;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::busy);
+    c.enter(i, NodeState::busy);
   }
+  free_.erase_all(nodes);
   begin_execution(j);
 }
 

@@ -105,10 +105,11 @@ void Simulation::schedule() {
 std::span<const policy::Release> Simulation::releases() const {
   if (down_count_ == 0 && suspended_.empty()) return running_;
   extra_releases_.clear();
-  for (int n = 0; n < cfg_.nodes; ++n) {
+  // The down nodes in any order: equal entries are indistinguishable, so the sorted list is
+  // the same as from a scan by node id.
+  for (const std::int32_t n : down_) {
     const auto i = static_cast<std::size_t>(n);
-    if (node_state_[i] == NodeState::down && node_owner_[i] < 0)
-      extra_releases_.push_back({node_up_s_[i], 1, -1});
+    if (node_owner_[i] < 0) extra_releases_.push_back({node_up_s_[i], 1, -1});
   }
   for (const std::int32_t j : suspended_) {
     const JobRecord& r = jobs_[static_cast<std::size_t>(j)];

@@ -2,6 +2,7 @@
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_easy.cpp
   unit/test_availability_profile.cpp
+  unit/test_node_set.cpp
   unit/test_moldable.cpp
   unit/test_fars_select.cpp
   unit/test_reliability_alloc.cpp

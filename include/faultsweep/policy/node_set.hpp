@@ -2,7 +2,9 @@
 // The set of allocatable nodes (up, idle, held by no job) as a bitset, so that first-fit by
 // lowest id and round robin are a few word scans and never allocate.
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
@@ -30,6 +32,28 @@ class NodeSet {
     words_[word(n)] &= ~(std::uint64_t{1} << bit(n));
     --count_;
   }
+  // Batch forms of insert / erase for the nodes of one job (any order, no repeats): the bits of
+  // consecutive nodes in one word are gathered in a register and written once, instead of a
+  // load and store of the same word per node.
+  void insert_all(std::span<const std::int32_t> ns) { apply_all<true>(ns); }
+  void erase_all(std::span<const std::int32_t> ns) { apply_all<false>(ns); }
+  // Writes the members >= from in increasing order into out[k..] until out is full; returns the
+  // new k. One pass over the words, one count-trailing-zeros per member.
+  std::size_t take_from(int from, std::span<std::int32_t> out, std::size_t k) const {
+    if (k == out.size() || from >= nodes_) return k;
+    std::size_t w = word(from);
+    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
+    while (true) {
+      while (bits != 0) {
+        out[k++] =
+            static_cast<std::int32_t>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
+        if (k == out.size()) return k;
+        bits &= bits - 1;
+      }
+      if (++w == words_.size()) return k;
+      bits = words_[w];
+    }
+  }
   // Bit n % 64 of word n / 64 is set iff n is a member (bits past nodes() are clear).
   const std::vector<std::uint64_t>& words() const { return words_; }
   // The lowest member >= from, or -1.
@@ -45,6 +69,34 @@ class NodeSet {
   }
 
  private:
+  template <bool Insert>
+  void apply_all(std::span<const std::int32_t> ns) {
+    if (ns.empty()) return;
+    std::uint64_t* w = words_.data();
+    std::size_t at = 0;
+    std::uint64_t mask = 0;  // the bits gathered for word `at`
+    const auto flush = [&] {
+      if constexpr (Insert) {
+        FS_CHECK((w[at] & mask) == 0, "NodeSet: node inserted twice");
+        w[at] |= mask;
+      } else {
+        FS_CHECK((w[at] & mask) == mask, "NodeSet: erasing a node that is not in the set");
+        w[at] &= ~mask;
+      }
+    };
+    for (const std::int32_t n : ns) {
+      if (word(n) != at) {
+        flush();
+        at = word(n);
+        mask = 0;
+      }
+      const std::uint64_t b = std::uint64_t{1} << bit(n);
+      FS_CHECK((mask & b) == 0, "NodeSet: a node twice in one batch");
+      mask |= b;
+    }
+    flush();
+    count_ += Insert ? static_cast<int>(ns.size()) : -static_cast<int>(ns.size());
+  }
   static std::size_t word(int n) { return static_cast<std::size_t>(n) >> 6; }
   static unsigned bit(int n) { return static_cast<unsigned>(n) & 63U; }
   std::vector<std::uint64_t> words_;

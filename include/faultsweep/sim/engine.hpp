@@ -204,9 +204,32 @@ class Simulation final : private policy::ReleaseSource,
   };
   Settled settle(JobRecord& r);
   void interrupt(std::int32_t j, std::int32_t failed_node, double up_s);
+  void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void enqueue(std::int32_t j);
   void set_job_state(JobRecord& r, JobState s);
   void set_node_state(std::int32_t n, NodeState s);
+  void record_node(std::int32_t n, NodeState s);  // the recorder's line of a state change
+  // The per-node arrays as raw pointers, loaded once per loop over a job's nodes (a store
+  // through a NodeState, a byte, may alias any member, so the compiler would otherwise reload
+  // every array's address per node), and the time now.
+  struct NodeClocks {
+    NodeState* state;
+    double* since_s;
+    std::array<double*, kNodeStates> time_s;  // by state, then node
+    double now_s;
+    // Node i enters state s now: the time since it entered its current state goes to that
+    // state's total (the only floating-point operation per node state change).
+    void enter(std::size_t i, NodeState s) const {
+      time_s[static_cast<std::size_t>(state[i])][i] += now_s - since_s[i];
+      state[i] = s;
+      since_s[i] = now_s;
+    }
+  };
+  NodeClocks clocks() {
+    std::array<double*, kNodeStates> time_s{};
+    for (std::size_t s = 0; s < time_s.size(); ++s) time_s[s] = node_time_s_[s].data();
+    return {node_state_.data(), node_since_s_.data(), time_s, now_};
+  }
   void running_insert(std::int32_t j);
   void running_erase(std::int32_t j);
   double est_wall_s(const JobRecord& r) const;
@@ -271,11 +294,16 @@ class Simulation final : private policy::ReleaseSource,
   std::vector<std::int32_t> job_nodes_;
   std::vector<NodeState> node_state_;
   std::vector<double> node_since_s_;
-  std::vector<std::array<double, kNodeStates>> node_time_s_;
+  // Node-seconds by state, then node: a job's nodes, all in one state, are a dense run of one
+  // array (8 bytes a node instead of a 40-byte row).
+  std::array<std::vector<double>, kNodeStates> node_time_s_;
   std::vector<std::int32_t> node_owner_;
   std::vector<double> node_up_s_;
   std::vector<std::uint32_t> node_generation_;
   policy::NodeSet free_;
+  // The nodes down now, in no order, and each node's place in it (-1: up): EASY's view of
+  // future capacity lists their repairs without a scan of the whole machine.
+  std::vector<std::int32_t> down_, down_pos_;
 
   EventQueue events_;
   std::vector<std::int32_t> waiting_;

@@ -1,0 +1,86 @@
+// Tests of the free-node bitset's batch operations and of the word-scanning first fit and
+// round robin: on random free sets (members across word boundaries, wrap-around, a full set)
+// they give exactly what the node-by-node definitions give.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/node_set.hpp"
+
+using namespace faultsweep;
+
+namespace {
+
+// The definitions, node by node: the lowest free ids; round robin's next free ids from the
+// cursor, wrapping (returns the new cursor).
+std::vector<std::int32_t> lowest(const policy::NodeSet& free, std::size_t k) {
+  std::vector<std::int32_t> out;
+  for (int n = free.next_from(0); out.size() < k; n = free.next_from(n + 1)) out.push_back(n);
+  return out;
+}
+
+int cyclic(const policy::NodeSet& free, int cursor, std::vector<std::int32_t>& out) {
+  int n = cursor - 1;
+  for (std::int32_t& slot : out) {
+    n = free.next_from(n + 1);
+    if (n < 0) n = free.next_from(0);
+    slot = n;
+  }
+  return out.empty() ? cursor : (n + 1) % free.nodes();
+}
+
+}  // namespace
+
+TEST_CASE("node set: first fit and round robin by words match the node-by-node definitions",
+          "[allocator]") {
+  Engine rng = make_stream(24, 0, Purpose::tiebreaks, "node-set-alloc");
+  for (int trial = 0; trial < 300; ++trial) {
+    const int nodes = 1 + static_cast<int>(uniform01(rng) * 300);
+    const double density = uniform01(rng);
+    policy::NodeSet free(nodes);
+    for (int n = 0; n < nodes; ++n)
+      if (uniform01(rng) < density || trial % 10 == 0) free.insert(n);
+    policy::FirstFit ff;
+    policy::RoundRobin rr;
+    int cursor = 0;
+    for (int call = 0; call < 6; ++call) {
+      const auto k = static_cast<std::size_t>(uniform01(rng) * (free.count() + 1));
+      std::vector<std::int32_t> got(k), want(k);
+      ff.allocate(free, got);
+      CHECK(got == lowest(free, k));
+      rr.allocate(free, got);
+      cursor = cyclic(free, cursor, want);
+      REQUIRE(got == want);
+    }
+  }
+}
+
+TEST_CASE("node set: insert_all and erase_all equal node-by-node insert and erase", "[allocator]") {
+  Engine rng = make_stream(24, 1, Purpose::tiebreaks, "node-set-batch");
+  for (int trial = 0; trial < 100; ++trial) {
+    const int nodes = 1 + static_cast<int>(uniform01(rng) * 200);
+    policy::NodeSet batch(nodes), single(nodes);
+    std::vector<std::int32_t> some;
+    for (int n = nodes - 1; n >= 0; --n)  // decreasing: the batch takes any order
+      if (uniform01(rng) < 0.5) some.push_back(n);
+    batch.insert_all(some);
+    for (const std::int32_t n : some) single.insert(n);
+    CHECK(batch.count() == single.count());
+    CHECK(batch.words() == single.words());
+    if (!some.empty()) {
+      CHECK_THROWS_AS(batch.insert_all(std::vector<std::int32_t>{some.front()}), InternalError);
+      const std::vector<std::int32_t> half(some.begin(), some.begin() + (some.size() + 1) / 2);
+      batch.erase_all(half);
+      for (const std::int32_t n : half) single.erase(n);
+      CHECK(batch.count() == single.count());
+      CHECK(batch.words() == single.words());
+      CHECK_THROWS_AS(batch.erase_all(half), InternalError);
+      policy::NodeSet empty(nodes);
+      const std::vector<std::int32_t> twice{some.front(), some.front()};
+      CHECK_THROWS_AS(empty.insert_all(twice), InternalError);
+    }
+  }
+}
