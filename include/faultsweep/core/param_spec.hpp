@@ -35,7 +35,7 @@ struct ParamSpec;
 struct ChoiceSpec {
   std::string name;
   std::string help;
-  std::vector<ParamSpec> keys{};
+  std::vector<ParamSpec> keys;  // no default member initializer: ParamSpec is incomplete here
 };
 
 struct ParamSpec {
