@@ -131,9 +131,7 @@ int cmd_merge(const std::string& out, const std::vector<std::string>& inputs, bo
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before anything else (MPI start-up takes up to a second): a stop signal at any moment of
-  // `run` must end in exit 75 or 0, never in a death by signal.
-  sw::install_stop_handlers();
+  // The stop handlers are in place already (install_handlers_first, from the pre-init array).
   CLI::App app{fmt::format(
       "faultsweep {} ({}): MPI-parallel parameter sweeps and replicated Monte Carlo runs of HPC "
       "failure and scheduling models, written to one self-describing HDF5 file.",
