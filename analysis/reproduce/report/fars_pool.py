@@ -15,12 +15,6 @@ LOAD = "workload.target_load"
 METRICS = ("fars_pool_nodes", "fars_pool_empty", "fars_unmoved_jobs")
 
 
-def _mean(res, metric, point) -> float:
-    v = np.asarray(res.results(metric)[point], dtype=float)
-    v = v[np.isfinite(v)]
-    return float(v.mean()) if v.size else float("nan")
-
-
 def pool_rows(path: Path) -> list[dict]:
     """One dict per (load, strategy != none): load, strategy, pool, empty, unmoved, gain."""
     res = fd.load(path)
@@ -33,9 +27,9 @@ def pool_rows(path: Path) -> list[dict]:
             if s == "none":
                 continue
             out.append({"load": float(fixed[LOAD]), "strategy": s,
-                        "pool": _mean(res, "fars_pool_nodes", p),
-                        "empty": _mean(res, "fars_pool_empty", p),
-                        "unmoved": _mean(res, "fars_unmoved_jobs", p),
+                        "pool": fd.metric_estimate(res, "fars_pool_nodes", p).mean,
+                        "empty": fd.metric_estimate(res, "fars_pool_empty", p).mean,
+                        "unmoved": fd.metric_estimate(res, "fars_unmoved_jobs", p).mean,
                         "gain": gains[s][0]})
     out.sort(key=lambda r: (r["load"], fd.ORDER.index(r["strategy"])))
     return out
