@@ -13,4 +13,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/stop.cpp
   src/core/memory.cpp
   src/core/parallel.cpp
+  src/core/metric_sink.cpp
 )

@@ -12,6 +12,7 @@
 #include "faultsweep/avail/plank_system.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/dist/distribution.hpp"
 
 namespace faultsweep::models {
@@ -207,14 +208,15 @@ void CheckpointSimModel::run(const Params& p, const RunContext& ctx, std::span<d
     chain = avail::evaluate_chain(cp).availability;
   }
 
-  FS_CHECK(out.size() == metrics().size(), "checkpoint_sim: wrong number of metric slots");
-  out[0] = r.availability();
-  out[1] = chain;
-  out[2] = r.down_s / r.total_s;
-  out[3] = static_cast<double>(r.active_failures);
-  out[4] = static_cast<double>(r.checkpoints);
-  out[5] = static_cast<double>(r.events);
-  out[6] = r.total_s / kDay_s;
+  MetricSlots sink(out, metrics());  // by name (core/metric_sink.hpp)
+  sink.add("availability", r.availability());
+  sink.add("chain_availability", chain);
+  sink.add("down_fraction", r.down_s / r.total_s);
+  sink.add("active_failures", static_cast<double>(r.active_failures));
+  sink.add("checkpoints", static_cast<double>(r.checkpoints));
+  sink.add("events", static_cast<double>(r.events));
+  sink.add("simulated_days", r.total_s / kDay_s);
+  sink.require_all();
 }
 
 }  // namespace faultsweep::models

@@ -14,10 +14,12 @@
 #include "cluster_slowdown.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/core/notice.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/failures/predictor.hpp"
+#include "faultsweep/metrics/registry.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/python.hpp"
@@ -222,6 +224,10 @@ const std::vector<MetricSpec>& ClusterModel::metrics() const {
     std::vector<MetricSpec> out;
     for (const ClusterMetric& m : cluster_metrics()) out.push_back(m.spec);
     for (MetricSpec& m : policy::strategy_metrics()) out.push_back(std::move(m));
+    for (MetricSpec& m : metrics::plugin_metrics()) out.push_back(std::move(m));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      for (std::size_t k = 0; k < i; ++k)
+        FS_CHECK(out[i].name != out[k].name, "cluster: metric " + out[i].name + " declared twice");
     return out;
   }();
   return specs;
@@ -341,6 +347,12 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const auto sizes = policy::make_point_size_chooser(p, ctx);
   const auto strategy = policy::make_point_strategy(p, ctx);
   sim::Simulation s(cfg, w.jobs, *source, *queue, *allocator, sizes.get(), strategy.get());
+  // Metric plug-ins watch the run through the engine's signals (metrics/registry.hpp).
+  std::vector<std::unique_ptr<sim::Observer>> watchers;
+  for (const metrics::MetricPlugin& row : metrics::metric_plugins()) {
+    watchers.push_back(row.make({cfg.nodes, w.jobs.size()}));
+    s.observe(watchers.back().get());
+  }
   std::optional<sim::Recorder> recorder;
   if (ctx.record != 0 && ctx.records_out != nullptr) {
     recorder.emplace(ctx.record, w.jobs.size());
@@ -360,13 +372,11 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   const sim::Metrics m = s.run(ctx.stop);
   if (recorder) *ctx.records_out = sim::encode_records(recorder->tables());
 
-  const auto& table = cluster_metrics();
-  FS_CHECK(out.size() == metrics().size(), "cluster: wrong number of metric slots");
-  for (std::size_t i = 0; i < table.size(); ++i) out[i] = table[i].read(m);
-  const std::span<const MetricSpec> own(
-      metrics().begin() + static_cast<std::ptrdiff_t>(table.size()), metrics().end());
-  policy::MetricSlots sink(out.subspan(table.size()), own);
+  // Every metric by name (core/metric_sink.hpp): the engine's, the strategy's, the plug-ins'.
+  MetricSlots sink(out, metrics());
+  for (const ClusterMetric& row : cluster_metrics()) sink.add(row.spec.name, row.read(m));
   strategy->report(sink);
+  for (const auto& o : watchers) o->report(sink);
 }
 
 }  // namespace faultsweep::models

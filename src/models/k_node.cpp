@@ -7,6 +7,7 @@
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/dist/distribution.hpp"
 #include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/reliability/completion.hpp"
@@ -135,21 +136,22 @@ void KNode::validate(const Params& p, const std::filesystem::path& base_dir) con
 }
 
 void KNode::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
-  FS_CHECK(out.size() == metrics_.size(), "k_node: metric count");
   const reliability::KNodePlanner planner(resolve_nodes(p, ctx.base_dir), job_of(p));
   const int k_max = static_cast<int>(std::min<std::int64_t>(p.integer("k_max"), planner.nodes()));
   const reliability::CompletionPoint best = planner.optimum(k_max);
   const reliability::CompletionPoint at =
       p.has("k") ? planner.at(static_cast<int>(p.integer("k"))) : best;
-  out[0] = at.k;
-  out[1] = at.speedup;
-  out[2] = at.runtime;
-  out[3] = at.reliability;
-  out[4] = at.failure_rate;
-  out[5] = at.mttf;
-  out[6] = at.expected;
-  out[7] = best.k;
-  out[8] = best.expected;
+  MetricSlots sink(out, metrics());  // by name (core/metric_sink.hpp)
+  sink.add("k", at.k);
+  sink.add("speedup", at.speedup);
+  sink.add("runtime_h", at.runtime);
+  sink.add("reliability", at.reliability);
+  sink.add("failure_rate_per_h", at.failure_rate);
+  sink.add("mttf_h", at.mttf);
+  sink.add("expected_h", at.expected);
+  sink.add("k_opt", best.k);
+  sink.add("expected_opt_h", best.expected);
+  sink.require_all();
 }
 
 }  // namespace faultsweep::models

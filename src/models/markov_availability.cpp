@@ -9,6 +9,7 @@
 #include "faultsweep/avail/plank_system.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/metric_sink.hpp"
 
 namespace faultsweep::models {
 namespace {
@@ -118,7 +119,6 @@ double MarkovAvailability::cost(const Params& p, const std::filesystem::path&) c
 }
 
 void MarkovAvailability::run(const Params& p, const RunContext& ctx, std::span<double> out) const {
-  FS_CHECK(out.size() == metrics_.size(), "markov_availability: metric count");
   const std::string mode = mode_of(p);
   const avail::PlankSystemResolver resolver(p, ctx.base_dir);
   Outcome best;
@@ -156,12 +156,15 @@ void MarkovAvailability::run(const Params& p, const RunContext& ctx, std::span<d
       if (score < best_score) best_score = score, best = o;
     }
   }
-  out[0] = best.a;
-  out[1] = best.I_s / kHour_s;
-  out[2] = best.availability;
-  out[3] = best.runtime_s / kHour_s;
-  out[4] = std::exp(std::log(best.runtime_s) - best.log_availability) / kHour_s;
-  out[5] = best.down_fraction;
+  MetricSlots sink(out, metrics());  // by name (core/metric_sink.hpp)
+  sink.add("a_opt", best.a);
+  sink.add("I_opt_h", best.I_s / kHour_s);
+  sink.add("availability", best.availability);
+  sink.add("runtime_h", best.runtime_s / kHour_s);
+  sink.add("expected_runtime_h",
+           std::exp(std::log(best.runtime_s) - best.log_availability) / kHour_s);
+  sink.add("down_fraction", best.down_fraction);
+  sink.require_all();
 }
 
 }  // namespace faultsweep::models

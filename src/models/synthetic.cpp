@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/dist/distribution.hpp"
 
 namespace faultsweep::models {
@@ -45,8 +46,10 @@ void Synthetic::run(const Params& p, const RunContext& ctx, std::span<double> ou
   Engine e = ctx.stream(Purpose::tiebreaks, p.canonical_text());
   while (std::chrono::steady_clock::now() < until) {
   }
-  out[0] = p.real("mean") + p.real("sd") * dist::standard_normal(e);
-  out[1] = uniform01(e);
+  MetricSlots sink(out, metrics());  // by name (core/metric_sink.hpp)
+  sink.add("value", p.real("mean") + p.real("sd") * dist::standard_normal(e));
+  sink.add("u", uniform01(e));
+  sink.require_all();
 }
 
 }  // namespace faultsweep::models

@@ -93,20 +93,4 @@ std::vector<MetricSpec> strategy_metrics() {
   return out;
 }
 
-MetricSlots::MetricSlots(std::span<double> slots, std::span<const MetricSpec> specs)
-    : slots_(slots), specs_(specs) {
-  FS_CHECK(slots.size() == specs.size(), "metric slots and their specs differ in number");
-  std::fill(slots_.begin(), slots_.end(), 0.0);
-}
-
-void MetricSlots::add(std::string_view name, double value) {
-  for (std::size_t i = 0; i < specs_.size(); ++i)
-    if (specs_[i].name == name) {
-      slots_[i] = value;
-      return;
-    }
-  FS_CHECK(false, "a plug-in reported metric \"" + std::string(name) +
-                      "\", which its registry row does not declare");
-}
-
 }  // namespace faultsweep::policy

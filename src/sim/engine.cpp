@@ -163,6 +163,7 @@ void Simulation::dispatch(const Event& e) {
         break;
       }
       on_complete(e.subject);
+      signal([&](Observer& o) { o.on_job_end(view(), e.subject); });
       break;
     case EventType::node_failure:
       on_failure();
@@ -173,6 +174,7 @@ void Simulation::dispatch(const Event& e) {
         break;
       }
       on_repair(e.subject);
+      signal([&](Observer& o) { o.on_repair(view(), e.subject); });
       break;
     case EventType::horizon:
       on_horizon();

@@ -133,6 +133,7 @@ void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::move);
   restart_execution(j, overhead_s);
+  signal([&](Observer& o) { o.on_move(view(), j); });
 }
 
 void Simulation::checkpoint_now(std::int32_t j) {
@@ -143,6 +144,7 @@ void Simulation::checkpoint_now(std::int32_t j) {
     rec_->end_attempt(j, now_, AttemptEnd::checkpoint_now);
   restart_execution(j, cfg_.checkpoint_cost_s);
   jobs_[static_cast<std::size_t>(j)].lead_checkpoint = true;
+  signal([&](Observer& o) { o.on_checkpoint(view(), j); });
 }
 
 }  // namespace faultsweep::sim

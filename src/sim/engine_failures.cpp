@@ -46,9 +46,17 @@ void Simulation::on_failure() {
   const auto i = static_cast<std::size_t>(n);
   history_.record_failure(n, now_);
   const double up_s = now_ + f.downtime_s;
+  const std::int32_t hit = node_state_[i] == NodeState::busy ? node_owner_[i] : -1;
   if (rec_ != nullptr) [[unlikely]]
-    rec_->failure(now_, n, up_s, node_state_[i] == NodeState::busy ? node_owner_[i] : -1,
+    rec_->failure(now_, n, up_s, hit,
                   std::find(predicted_.begin(), predicted_.end(), n) != predicted_.end());
+  fail_node(n, up_s);
+  signal([&](Observer& o) { o.on_failure(view(), f, hit); });
+}
+
+// Node n fails now until up_s: its effect on the node and on what runs there.
+void Simulation::fail_node(std::int32_t n, double up_s) {
+  const auto i = static_cast<std::size_t>(n);
   switch (node_state_[i]) {
     case NodeState::down:  // already down: the down period extends to the later end
       if (up_s > node_up_s_[i]) {

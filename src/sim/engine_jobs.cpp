@@ -297,6 +297,7 @@ void Simulation::begin_execution(std::int32_t j) {
   events_.push(now_ + r.exec_lead_s + plan.wall_for_work(r.exec_work_s), EventType::job_complete, j,
                r.generation);
   running_insert(j);
+  signal([&](Observer& o) { o.on_job_start(view(), j); });
 }
 
 // A running job's execution ends now keeping all the work it has done (committed by its

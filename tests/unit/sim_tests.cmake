@@ -9,4 +9,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_zhang_section5.cpp
   unit/test_zhang_model.cpp
   unit/test_records.cpp
+  unit/test_signals.cpp
 )

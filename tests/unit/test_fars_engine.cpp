@@ -167,7 +167,7 @@ TEST_CASE("fars: with a perfect predictor a suspicious job moves before its node
 namespace {
 
 // Collects a strategy's end-of-replica metrics by name.
-struct Sink final : policy::MetricSink {
+struct Sink final : MetricSink {
   std::map<std::string, double, std::less<>> values;
   void add(std::string_view name, double value) override { values[std::string(name)] = value; }
 };

@@ -19,7 +19,7 @@ using namespace faultsweep;
 
 namespace {
 
-class Collect final : public policy::MetricSink {
+class Collect final : public MetricSink {
  public:
   void add(std::string_view name, double value) override { values[std::string(name)] = value; }
   std::map<std::string, double> values;

@@ -85,18 +85,6 @@ void check_strategy_traits(const Params& point, const StrategyTraits& t, std::st
 std::vector<ParamSpec> strategy_table_specs();
 std::vector<MetricSpec> strategy_metrics();
 
-// A MetricSink over result slots: specs[i] names slots[i]; every slot starts at 0 (a metric
-// the point's plug-in does not report). A name no spec declares is a bug in the plug-in.
-class MetricSlots final : public MetricSink {
- public:
-  MetricSlots(std::span<double> slots, std::span<const MetricSpec> specs);
-  void add(std::string_view name, double value) override;
-
- private:
-  std::span<double> slots_;
-  std::span<const MetricSpec> specs_;
-};
-
 // "one of \"a\", \"b\", \"c\"": the `expected` text of an InputError.
 template <class Make, class Traits>
 std::string one_of(std::span<const Choice<Make, Traits>> table) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/failures/failure_source.hpp"
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/node_set.hpp"
@@ -111,14 +112,6 @@ struct Decisions {
   }
 };
 
-// Where a plug-in reports the metrics its registry row declares, by name, once at the end of
-// a replica (the row gives each one's unit and description).
-class MetricSink {
- public:
-  virtual ~MetricSink() = default;
-  virtual void add(std::string_view name, double value) = 0;
-};
-
 class RuntimeStrategy {
  public:
   virtual ~RuntimeStrategy() = default;
@@ -134,7 +127,8 @@ class RuntimeStrategy {
   virtual void on_job_end(const ClusterView& view, std::int32_t job, Decisions& out) {
     (void)view, (void)job, (void)out;
   }
-  // At the end of a replica: the metrics of its own (StrategyTraits::metrics).
+  // At the end of a replica: the metrics of its own (StrategyTraits::metrics), by name
+  // (core/metric_sink.hpp).
   virtual void report(MetricSink& sink) const { (void)sink; }
 };
 

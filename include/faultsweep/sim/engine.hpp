@@ -48,6 +48,7 @@
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
 #include "faultsweep/sim/records.hpp"
+#include "faultsweep/sim/signals.hpp"
 #include "faultsweep/sim/waste.hpp"
 #include "faultsweep/workload/job.hpp"
 
@@ -181,6 +182,9 @@ class Simulation final : private policy::ReleaseSource,
   // Records of the run (sim/records.hpp) go to `recorder`; null (the default) records nothing.
   // Call before run(); the Recorder must outlive the run.
   void set_recorder(Recorder* recorder) { rec_ = recorder; }
+  // Tell `observer` every engine signal (sim/signals.hpp), after the observers added before
+  // it. Call before run(); the Observer must outlive the run.
+  void observe(Observer* observer) { observers_.push_back(observer); }
 
  private:
   // Event handlers, one per EventType (engine.cpp dispatches).
@@ -239,6 +243,7 @@ class Simulation final : private policy::ReleaseSource,
   // Failures and repairs (engine_failures.cpp).
   void pull_failure();
   void take_down(std::int32_t n, double up_s);
+  void fail_node(std::int32_t n, double up_s);
   void schedule_warning();
 
   // Scheduling (engine_schedule.cpp).
@@ -288,6 +293,13 @@ class Simulation final : private policy::ReleaseSource,
   Engine predictor_rng_;
   std::vector<std::int32_t> failing_, predicted_;
   Recorder* rec_ = nullptr;
+  std::vector<Observer*> observers_;
+  // Calls f(observer) for each observer, in order (nothing to do, and one branch, without).
+  template <class F>
+  void signal(F&& f) {
+    for (Observer* o : observers_) f(*o);
+  }
+  const policy::ClusterView& view() const { return *this; }
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
