@@ -4,11 +4,12 @@
 // node MTBF set from the failure-free makespan of the same jobs), for each queue policy (with
 // first fit) and each allocator (with EASY). Each case runs in a child process, so its peak
 // resident memory is its own. CSV on stdout; one line per case, no pass/fail.
-// Usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR]
+// Usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR] [--failures F]
 //   default: every size and failure level for EASY + first fit; the other queue policies and
 //   allocators at failures per job 0 and 1 (the reliability-aware allocators up to 10,000
 //   nodes); --full: every combination. N jobs per case (default 2,000). --nodes and --case keep
-//   only the cases of that machine size, or of that queue policy and allocator.
+//   only the cases of that machine size, or of that queue policy and allocator; --failures the
+//   cases of that many nominal failures per job.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,6 +132,7 @@ int main(int argc, char** argv) {
   std::int64_t jobs = 2000;
   int only_nodes = 0;
   std::string only_case;
+  double only_failures = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--full") == 0) {
       full = true;
@@ -140,10 +142,12 @@ int main(int argc, char** argv) {
       only_nodes = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
       only_case = argv[++i];
+    } else if (std::strcmp(argv[i], "--failures") == 0 && i + 1 < argc) {
+      only_failures = std::atof(argv[++i]);
     } else {
-      std::fprintf(
-          stderr,
-          "usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR]\n");
+      std::fprintf(stderr,
+                   "usage: bench_scaling [--full] [--jobs N] [--nodes N] [--case QUEUE,ALLOCATOR] "
+                   "[--failures F]\n");
       return 2;
     }
   }
@@ -153,7 +157,8 @@ int main(int argc, char** argv) {
   double makespan_h = 0;
   for (const Case& c : cases(full)) {
     if ((only_nodes > 0 && c.nodes != only_nodes) ||
-        (!only_case.empty() && only_case != c.queue + "," + c.allocator))
+        (!only_case.empty() && only_case != c.queue + "," + c.allocator) ||
+        (only_failures >= 0 && c.failures_per_job != only_failures))
       continue;
     // Node MTBF for the failure level: failures per job f over the failure-free makespan T of
     // the same jobs on this machine is nodes x T / MTBF = f x jobs.

@@ -41,6 +41,7 @@ void Simulation::check_invariants() const {
                                r.finish_s),
                  fmt::format("job {}: time per state does not add up to its response time", j));
         FS_CHECK(r.running_s + 1e-6 >= r.runtime_s, "job finished faster than its runtime");
+        FS_CHECK(r.node_offset == -1, fmt::format("job {} finished holding a node list", j));
         break;
       case JobState::rejected:
         ++rejected;
@@ -57,9 +58,8 @@ void Simulation::check_invariants() const {
       case JobState::suspended:
         FS_CHECK(horizon_hit_, fmt::format("job {} still running at the end", j));
         ++outstanding;
-        for (std::int64_t k = 0; k < r.size; ++k) {
-          const auto n =
-              static_cast<std::size_t>(job_nodes_[static_cast<std::size_t>(r.node_offset + k)]);
+        for (const std::int32_t node : nodes_of(static_cast<std::int32_t>(j))) {
+          const auto n = static_cast<std::size_t>(node);
           FS_CHECK(owner_seen[n] == -1, fmt::format("node {} held by two jobs", n));
           FS_CHECK(node_owner_[n] == static_cast<std::int32_t>(j), "node owner mismatch");
           owner_seen[n] = static_cast<std::int32_t>(j);

@@ -39,7 +39,6 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
 
   jobs_.resize(jobs.size());
   info_.resize(jobs.size());
-  std::int64_t offset = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const workload::Job& in = jobs[i];
     FS_CHECK(i == 0 || in.submit_s >= jobs[i - 1].submit_s, "jobs must be sorted by submit time");
@@ -50,13 +49,11 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
     r.size = in.size;
     r.requested_size = in.size;
     r.moldable = in.moldable;
-    r.node_offset = offset;
     r.queue_key = static_cast<std::int64_t>(i);
-    if (in.size >= 1 && in.size <= cfg_.nodes) offset += in.size;
     r.interval_s = interval_for(in.size);
     info_[i] = policy::JobInfo{in.size, est_wall_s(r)};
   }
-  job_nodes_.assign(static_cast<std::size_t>(offset), -1);
+  job_nodes_.reset(cfg_.nodes);
 
   node_state_.assign(n_nodes, NodeState::idle);
   node_since_s_.assign(n_nodes, start_s_);

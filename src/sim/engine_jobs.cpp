@@ -20,6 +20,11 @@ double Simulation::est_wall_s(const JobRecord& r) const {
   return plan.wall_for_work(std::max(0.0, r.estimate_s - r.progress_s - r.carry_s));
 }
 
+void Simulation::drop_node_list(JobRecord& r) {
+  job_nodes_.give(r.node_offset, r.size);
+  r.node_offset = -1;
+}
+
 std::span<std::int32_t> Simulation::nodes_of(std::int32_t j) {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
   return {job_nodes_.data() + r.node_offset, static_cast<std::size_t>(r.size)};
@@ -110,6 +115,7 @@ void Simulation::on_complete(std::int32_t j) {
     c.enter(i, NodeState::idle);
   }
   free_.insert_all(nodes_of(j));
+  drop_node_list(r);
   set_job_state(r, JobState::done);
   r.finish_s = now_;
   // Zhang §5.1: the checkpoints of the final execution (its lead, if a checkpoint, and the
@@ -193,6 +199,7 @@ void Simulation::interrupt(std::int32_t j, std::int32_t failed_node, double up_s
     suspended_.push_back(j);
   } else {
     release_nodes(j, failed_node, up_s, NodeState::idle);
+    drop_node_list(r);
     set_job_state(r, JobState::waiting);
     enqueue(j);
   }
@@ -248,11 +255,6 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
     FS_CHECK(r.moldable && std::isnan(r.first_start_s) && size >= 1 &&
                  (size < r.size || (sizes_ != nullptr && sizes_->may_exceed_request())),
              fmt::format("job {}: start size {} but size {}", j, size, r.size));
-    if (size > r.size) {
-      // Wider than requested (RA-Opt, ALL): a slot of its own at the end of the node lists.
-      r.node_offset = static_cast<std::int64_t>(job_nodes_.size());
-      job_nodes_.resize(job_nodes_.size() + static_cast<std::size_t>(size), -1);
-    }
     const double factor = cfg_.speedup.time_factor(size, r.size);
     r.runtime_s *= factor;
     r.estimate_s *= factor;
@@ -260,6 +262,7 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
     r.interval_s = interval_for(size);
     info_[static_cast<std::size_t>(j)] = policy::JobInfo{size, est_wall_s(r)};
   }
+  r.node_offset = job_nodes_.take(r.size);
   const std::span<std::int32_t> nodes = nodes_of(j);
   const policy::AllocationContext ctx{now_, j, info_[static_cast<std::size_t>(j)].est_wall_s,
                                       r.progress_s, &history_};

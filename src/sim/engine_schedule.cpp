@@ -114,9 +114,8 @@ std::span<const policy::Release> Simulation::releases() const {
   for (const std::int32_t j : suspended_) {
     const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
     double up_s = now_;
-    for (std::int64_t k = 0; k < r.size; ++k) {
-      const auto n =
-          static_cast<std::size_t>(job_nodes_[static_cast<std::size_t>(r.node_offset + k)]);
+    for (const std::int32_t node : nodes_of(j)) {
+      const auto n = static_cast<std::size_t>(node);
       if (node_state_[n] == NodeState::down) up_s = std::max(up_s, node_up_s_[n]);
     }
     extra_releases_.push_back({up_s + info_[static_cast<std::size_t>(j)].est_wall_s, r.size, j});

@@ -247,3 +247,22 @@ TEST_CASE("engine: requeue at the head or at the original place (EASY, one failu
   CHECK(wait.jobs[2].finish_s == 70);
   CHECK(wait.jobs[2].suspended_s == 0);
 }
+
+TEST_CASE("engine: node lists follow the nodes in use, not the jobs of the log", "[engine]") {
+  // 2,000 jobs of 32 nodes on 64 nodes, with failures that requeue some: one list per job would
+  // be 64,000 entries; at most two jobs hold nodes at once, so two 32-entry slots serve them all.
+  std::vector<workload::Job> jobs;
+  for (int i = 0; i < 2000; ++i) jobs.push_back(job(i, 10.0 * i, 25, 32));
+  std::vector<failures::FailureEvent> fails;
+  for (int k = 1; k <= 200; ++k) fails.push_back({97.0 * k, k % 64, 5});
+  sim::SimConfig cfg;
+  cfg.nodes = 64;
+  failures::TraceSource source(fails);
+  auto q = policy::make_queue_policy("easy");
+  auto a = policy::make_allocator("first_fit");
+  sim::Simulation s(cfg, jobs, source, *q, *a);
+  const sim::Metrics m = s.run();
+  REQUIRE(m.completed == 2000);
+  REQUIRE(m.job_failures > 50);
+  CHECK(s.node_list_entries() <= 64);
+}

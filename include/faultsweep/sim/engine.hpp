@@ -47,6 +47,7 @@
 #include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/sim/node_slots.hpp"
 #include "faultsweep/sim/records.hpp"
 #include "faultsweep/sim/signals.hpp"
 #include "faultsweep/sim/waste.hpp"
@@ -102,17 +103,17 @@ struct JobRecord {
   std::int32_t checkpoints_written = 0;  // checkpoints completed (periodic and on demand)
   bool lead_checkpoint = false;          // the current lead is a checkpoint (not a move)
   // Engine bookkeeping.
-  double since_s = 0;            // entered the current state
-  double exec_start_s = 0;       // current execution
-  double exec_work_s = 0;        // work left when the current execution started
-  double exec_lead_s = 0;        // overhead at its start (a move, a checkpoint now): no work
-  double carry_s = 0;            // work done before it, committed once its lead completes
-  double carry_wall_s = 0;       // the wall time that work took (lost if the lead fails)
-  double est_end_s = 0;          // by the estimate: the running set's sort key
-  std::int64_t node_offset = 0;  // into the engine's flat node-list array
-  std::int64_t queue_key = 0;    // waiting order: arrival index, or negative for head requeues
-  std::uint32_t generation = 0;  // bumped when an execution ends early: its completion is void
-  std::int32_t down_nodes = 0;   // suspended: nodes of the job still down
+  double since_s = 0;             // entered the current state
+  double exec_start_s = 0;        // current execution
+  double exec_work_s = 0;         // work left when the current execution started
+  double exec_lead_s = 0;         // overhead at its start (a move, a checkpoint now): no work
+  double carry_s = 0;             // work done before it, committed once its lead completes
+  double carry_wall_s = 0;        // the wall time that work took (lost if the lead fails)
+  double est_end_s = 0;           // by the estimate: the running set's sort key
+  std::int64_t node_offset = -1;  // its node list in the engine's NodeSlots (-1: no nodes)
+  std::int64_t queue_key = 0;     // waiting order: arrival index, or negative for head requeues
+  std::uint32_t generation = 0;   // bumped when an execution ends early: its completion is void
+  std::int32_t down_nodes = 0;    // suspended: nodes of the job still down
 };
 
 // Metrics of one run (the `cluster` model documents each; sim/metrics in its MetricSpecs).
@@ -172,6 +173,8 @@ class Simulation final : private policy::ReleaseSource,
   std::array<double, kNodeStates> node_time_s() const;
   double end_s() const { return now_; }
   const failures::NodeHistory& node_history() const { return history_; }
+  // Entries of the node-list store: bounded by the nodes in use, not by the jobs of the log.
+  std::size_t node_list_entries() const { return job_nodes_.capacity_entries(); }
   // A failure predictor (FARS §5.1) read at each strategy tick over the failures until the
   // next tick (from the lookahead), drawing from `rng` (Purpose::predictor) only; its
   // reports reach the strategy through ClusterView::predicted(). Call before run().
@@ -238,6 +241,7 @@ class Simulation final : private policy::ReleaseSource,
   void running_erase(std::int32_t j);
   double est_wall_s(const JobRecord& r) const;
   std::span<std::int32_t> nodes_of(std::int32_t j);
+  void drop_node_list(JobRecord& r);  // the job released its nodes: its slot is reused
   std::span<const std::int32_t> nodes_of(std::int32_t j) const;
 
   // Failures and repairs (engine_failures.cpp).
@@ -303,7 +307,7 @@ class Simulation final : private policy::ReleaseSource,
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
-  std::vector<std::int32_t> job_nodes_;
+  NodeSlots job_nodes_;                // the node lists of the jobs holding nodes
   std::vector<NodeState> node_state_;
   std::vector<double> node_since_s_;
   // Node-seconds by state, then node: a job's nodes, all in one state, are a dense run of one

@@ -1,0 +1,47 @@
+#pragma once
+// The node lists of the jobs that hold nodes, in one array: a job takes a slot when it starts
+// and gives it back when it releases its nodes (completion, or a failure that sends it back to
+// the queue). Slots are reused by size class (powers of two), so the memory follows the nodes
+// in use — at most twice the machine per class in use — not the jobs of the log: a 300,000-job
+// log on 100,000 nodes would otherwise keep every job's list (GBs).
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace faultsweep::sim {
+
+class NodeSlots {
+ public:
+  void reset(int nodes) {
+    store_.clear();
+    store_.reserve(2 * static_cast<std::size_t>(nodes));
+    for (std::vector<std::int64_t>& f : free_) f.clear();
+  }
+  // The offset of a slot of at least `size` entries (size >= 1).
+  std::int64_t take(std::int32_t size) {
+    std::vector<std::int64_t>& f = free_[class_of(size)];
+    if (!f.empty()) {
+      const std::int64_t at = f.back();
+      f.pop_back();
+      return at;
+    }
+    const auto at = static_cast<std::int64_t>(store_.size());
+    store_.resize(store_.size() + (std::size_t{1} << class_of(size)), -1);
+    return at;
+  }
+  // Gives back the slot at `offset` taken for `size` entries.
+  void give(std::int64_t offset, std::int32_t size) { free_[class_of(size)].push_back(offset); }
+  std::int32_t* data() { return store_.data(); }
+  const std::int32_t* data() const { return store_.data(); }
+  std::size_t capacity_entries() const { return store_.size(); }
+
+ private:
+  static unsigned class_of(std::int32_t size) {
+    return static_cast<unsigned>(std::bit_width(static_cast<std::uint32_t>(size - 1)));
+  }
+  std::vector<std::int32_t> store_;
+  std::array<std::vector<std::int64_t>, 33> free_;
+};
+
+}  // namespace faultsweep::sim
