@@ -5,7 +5,8 @@
 // and selection of the next event among 32 processors by a linear scan; and the floor, the draws
 // alone.
 //
-// Each case runs 5 times for ~0.5 s; prints the median (and min..max) in M events/s. No pass/fail.
+// Each case runs 5 times for ~0.5 s; prints the median (and min..max) in M events/s, and at the
+// end each simulation's median as a fraction of the floor's median of the same run. No pass/fail.
 // Rates are per second of this thread's CPU time, so that other processes competing for the core
 // (a shared build machine) do not show up as a slower simulator; the wall-clock rate of the median
 // run is printed beside it (equal on an idle machine).
@@ -73,6 +74,7 @@ std::uint64_t draws_only(double horizon_s, std::uint64_t seed, double& checksum)
 
 struct Case {
   std::string name;
+  bool is_sim;
   std::function<std::uint64_t(double horizon_s, std::uint64_t seed, double& checksum)> run;
 };
 
@@ -83,7 +85,8 @@ Case sim_case(std::string name, int a, double I, double C, double L, double R) {
   cfg.I_s = I, cfg.C_s = C, cfg.L_s = L, cfg.R_s = R;
   cfg.failure = faultsweep::dist::Dist::exponential(kMttf_s);
   cfg.repair = faultsweep::dist::Dist::exponential(kMttr_s);
-  return {std::move(name), [cfg](double horizon_s, std::uint64_t seed, double& checksum) mutable {
+  return {std::move(name), true,
+          [cfg](double horizon_s, std::uint64_t seed, double& checksum) mutable {
             cfg.horizon_s = horizon_s;
             Engine f(seed, 1), r(seed, 2);
             const auto res = faultsweep::avail::simulate_checkpointing(cfg, f, r);
@@ -112,9 +115,10 @@ int main(int argc, char** argv) {
   cases.push_back(sim_case("sim  LOW EP a=9  I=130s", 9, 130, 15.3, 76.5, 76.5));
   cases.push_back(sim_case("sim  LOW EP a=1  I=60s ", 1, 60, 1.7, 8.5, 8.5));
   cases.push_back(sim_case("sim  LOW EP a=32 I=400s", 32, 400, 54.4, 272, 272));
-  cases.push_back({"floor: exp draws only (pcg64 + log)", draws_only});
+  const std::size_t floor_case = cases.size();
+  cases.push_back({"floor: exp draws only (pcg64 + log)", false, draws_only});
   cases.push_back(
-      {"baseline: exp draw + linear scan (N=32)",
+      {"baseline: exp draw + linear scan (N=32)", false,
        [](double h, std::uint64_t seed, double& cs) { return baseline(32, h, seed, cs); }});
 
   std::printf("checkpoint_sim throughput, one core, %d runs of ~%.2g s per case\n", kRuns,
@@ -122,6 +126,7 @@ int main(int argc, char** argv) {
   std::printf("%-42s %12s %10s %18s %8s\n", "case", "events/run", "median", "min..max (M ev/s)",
               "wall");
   double checksum = 0;
+  std::vector<double> medians;
   for (const Case& c : cases) {
     // Calibrate the horizon so that one run takes about target_s of CPU time.
     double horizon_s = 100 * faultsweep::kDay_s;
@@ -153,7 +158,12 @@ int main(int argc, char** argv) {
     std::printf("%-42s %12llu %10.2f %8.2f..%-8.2f %8.2f\n", c.name.c_str(),
                 static_cast<unsigned long long>(events), runs[kRuns / 2].cpu_rate,
                 runs.front().cpu_rate, runs.back().cpu_rate, runs[kRuns / 2].wall_rate);
+    medians.push_back(runs[kRuns / 2].cpu_rate);
   }
+  std::printf("sim / floor (medians of this run):");
+  for (std::size_t k = 0; k < cases.size(); ++k)
+    if (cases[k].is_sim) std::printf(" %.2f", medians[k] / medians[floor_case]);
+  std::printf("\n");
   std::printf("(checksum %.6g)\n", checksum);
   return 0;
 }
