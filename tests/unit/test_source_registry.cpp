@@ -1,6 +1,7 @@
-// The registry rows of failure processes, trace formats, workload sources and speedup laws:
-// the allowed keys, the "expected one of" of an error and the job-file reference are derived
-// from them, so a row added or changed shows everywhere without a second list to edit.
+// The registry rows of failure processes, trace formats, workload sources, speedup laws and the
+// laws of a distribution table: the allowed keys, the "expected one of" of an error and the
+// job-file reference are derived from them, so a row added or changed shows everywhere without a
+// second list to edit.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/dist/law_registry.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/failures/process_registry.hpp"
 #include "faultsweep/models/reference.hpp"
@@ -116,6 +118,32 @@ TEST_CASE("Workload sources: a row's keys are the keys its table allows", "[regi
         "speedup | one of \"amdahl\", \"linear\", \"gustafson\"");
 }
 
+TEST_CASE("the law rows give each law's keys, including dist", "[registry][dist]") {
+  using V = std::vector<std::string>;
+  const auto keys_of = [](std::string_view name) {
+    const faultsweep::dist::LawRow* law = faultsweep::dist::find_law(name);
+    REQUIRE(law != nullptr);
+    return faultsweep::dist::law_table_keys(*law);
+  };
+  CHECK(keys_of("exponential") == V{"dist", "mean", "rate"});
+  CHECK(keys_of("weibull") == V{"dist", "mean", "scale", "shape"});
+  CHECK(keys_of("lognormal") == V{"dist", "mean", "mu", "sigma"});
+  CHECK(keys_of("constant") == V{"dist", "value"});
+  CHECK(faultsweep::dist::find_law("gamma") == nullptr);
+
+  SECTION("the dist selector lists every law with its keys, durations in seconds") {
+    const ParamSpec sel = faultsweep::dist::law_selector("law");
+    CHECK(sel.choices == V{"exponential", "weibull", "lognormal", "constant"});
+    REQUIRE(sel.choice_keys.size() == 4);
+    for (const auto& c : sel.choice_keys)
+      for (const ParamSpec& k : c.keys) {
+        INFO(c.name << "." << k.name);
+        CHECK_FALSE(k.help.empty());
+        CHECK((k.kind == faultsweep::ParamKind::duration) == (k.unit == "s"));
+      }
+  }
+}
+
 TEST_CASE("Duration sub-keys are derived from the rows' keys", "[registry]") {
   const auto& f = faultsweep::failures::failure_duration_keys();
   CHECK(std::set<std::string>(f.begin(), f.end()) ==
@@ -140,6 +168,11 @@ TEST_CASE("The cluster reference lists every row and its keys", "[registry][refe
   }
   for (const auto& row : faultsweep::failures::trace_formats())
     CHECK_THAT(ref, Catch::Contains("`process = \"trace\"`, `format = \"" + std::string(row.name)));
+  for (const auto& law : faultsweep::dist::laws()) {
+    const std::string s = section("### `failures` with `process = \"renewal\"`, `dist = \"" +
+                                  std::string(law.name) + "\"`");
+    for (const ParamSpec& k : law.keys()) CHECK_THAT(s, Catch::Contains("| `" + k.name + "` |"));
+  }
   for (const auto& row : faultsweep::workload::workload_sources()) {
     const std::string s = section("### `workload` with `source = \"" + std::string(row.name));
     for (const ParamSpec& k : row.keys()) CHECK_THAT(s, Catch::Contains("| `" + k.name + "` |"));
