@@ -75,20 +75,7 @@ int cmd_models(const std::string& name, bool markdown) {
       std::fputs(fs::models::reference_markdown(*m).c_str(), stdout);
       continue;
     }
-    std::printf("%s%s\n  %s\n  parameters:\n", m->name().c_str(),
-                m->deterministic() ? " (deterministic)" : "", m->description().c_str());
-    for (const auto& p : m->params()) {
-      std::string def = p.default_value ? "default " + fs::canonical_value(*p.default_value)
-                        : p.optional    ? "optional"
-                                        : "required";
-      std::printf(
-          "    %-14s %-9s %s [%s]%s\n", p.name.c_str(),
-          p.unit.empty() ? "" : fmt::format("({})", p.unit).c_str(), p.help.c_str(), def.c_str(),
-          p.choices.empty() ? "" : fmt::format(" one of {}", fmt::join(p.choices, ", ")).c_str());
-    }
-    std::printf("  metrics:\n");
-    for (const auto& mt : m->metrics())
-      std::printf("    %-20s (%s) %s\n", mt.name.c_str(), mt.unit.c_str(), mt.description.c_str());
+    std::fputs(fs::models::reference_text(*m).c_str(), stdout);
     std::printf("\n");
   }
   if (!name.empty() && !fs::models::find_model(name)) {

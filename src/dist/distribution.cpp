@@ -7,7 +7,9 @@
 #include <limits>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/registry_rows.hpp"
 #include "faultsweep/core/table_reader.hpp"
+#include "faultsweep/dist/law_registry.hpp"
 
 namespace faultsweep::dist {
 namespace {
@@ -123,57 +125,16 @@ Dist Dist::constant(double value) {
   return Dist(Kind::constant, value, 0.0);
 }
 
-std::vector<std::string> Dist::allowed_keys(std::string_view dist_name) {
-  if (dist_name == "exponential") return {"dist", "mean", "rate"};
-  if (dist_name == "weibull") return {"dist", "mean", "scale", "shape"};
-  if (dist_name == "lognormal") return {"dist", "mean", "mu", "sigma"};
-  if (dist_name == "constant") return {"dist", "value"};
-  return {"dist"};
-}
-
 Dist Dist::from_params(const Params& p) {
-  const char* const kKinds = "expected one of exponential, weibull, lognormal, constant";
-  if (!p.has("dist")) throw InputError("dist", "", fmt::format("required; {}", kKinds));
+  const std::string kinds = "expected one of " + joined_names(laws(), ", ");
+  if (!p.has("dist")) throw InputError("dist", "", fmt::format("required; {}", kinds));
   const Value& dist_value = p.at("dist");
-  const auto* name_ptr = std::get_if<std::string>(&dist_value);
-  if (name_ptr == nullptr) throw InputError("dist", canonical_value(dist_value), kKinds);
-  const std::string& name = *name_ptr;
-  const std::vector<std::string> allowed = allowed_keys(name);
-  if (allowed.size() == 1) throw InputError("dist", canonical_value(dist_value), kKinds);
-  const TableReader r(p, fmt::format("dist = \"{}\"", name));
-  r.check_keys(allowed);
-  if (name == "exponential") {
-    if (r.first_of("mean", "rate")) return exponential(r.positive("mean", *r.number("mean")));
-    const double mean = 1.0 / r.positive("rate", *r.number("rate"));
-    if (!std::isfinite(mean))
-      throw InputError("rate", r.text("rate"), "too small (1/rate overflows)");
-    return exponential(mean);
-  }
-  if (name == "weibull") {
-    const double shape = r.positive("shape", r.required("shape"));
-    if (r.first_of("scale", "mean")) return weibull(shape, r.positive("scale", *r.number("scale")));
-    // mean = scale * Gamma(1 + 1/shape).
-    const double scale = r.positive("mean", *r.number("mean")) / std::tgamma(1.0 + 1.0 / shape);
-    if (!(scale > 0 && std::isfinite(scale)))
-      throw InputError(
-          "mean", r.text("mean"),
-          fmt::format("cannot be converted to a scale with shape = {}", text_of(shape)));
-    return weibull(shape, scale);
-  }
-  if (name == "lognormal") {
-    const double sigma = r.positive("sigma", r.required("sigma"));
-    if (r.first_of("mean", "mu")) {
-      // mean = exp(mu + sigma^2 / 2).
-      const double mu = std::log(r.positive("mean", *r.number("mean"))) - 0.5 * sigma * sigma;
-      if (!std::isfinite(mu)) throw InputError("sigma", r.text("sigma"), "too large");
-      return lognormal(mu, sigma);
-    }
-    return lognormal(*r.number("mu"), sigma);
-  }
-  // constant
-  const double value = r.required("value");
-  if (!(value >= 0)) throw InputError("value", r.text("value"), "must be >= 0");
-  return constant(value);
+  const auto* name = std::get_if<std::string>(&dist_value);
+  const LawRow* law = name ? find_law(*name) : nullptr;
+  if (law == nullptr) throw InputError("dist", canonical_value(dist_value), kinds);
+  const TableReader r(p, fmt::format("dist = \"{}\"", law->name));
+  r.check_keys(law_table_keys(*law));
+  return law->make(r);
 }
 
 double Dist::cdf(double x) const {

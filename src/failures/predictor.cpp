@@ -74,11 +74,48 @@ Predictor::Predictor(Kind kind, int nodes, double precision, double recall)
   pos_ = pool_;
 }
 
+ParamSpec Predictor::table_spec() {
+  ParamSpec kind = make_param("kind", ParamKind::string, "", Value(std::string("emulated")),
+                              "emulated: reports failures as FARS §5.1 does; none: never reports",
+                              {"emulated", "none"});
+  ParamSpec precision =
+      make_param("precision", ParamKind::real, "", std::nullopt,
+                 "fraction of the reports that are true (>= 1e-9)", {}, kMinPrecision);
+  precision.max = 1;
+  ParamSpec recall = make_param("recall", ParamKind::real, "", std::nullopt,
+                                "fraction of the failing nodes reported (> 0)", {}, 0.0);
+  recall.max = 1;
+  kind.choice_keys = {{"emulated",
+                       "FARS §5.1: each failing node reported with probability "
+                       "recall, plus (1 - precision) / precision false alarms per "
+                       "true report",
+                       {precision, recall}},
+                      {"none", "no reports: every failure counts as missed", {}}};
+  ParamSpec t = make_param("predictor", ParamKind::table, "", std::nullopt,
+                           "failure predictor read by a runtime strategy every interval: { "
+                           "precision = p, recall = r } (p in [1e-9, 1], r in (0, 1]), or { "
+                           "kind = \"none\" } "
+                           "(failures/predictor.hpp; own random stream)");
+  t.optional = true;
+  t.keys = {kind};
+  return t;
+}
+
 Predictor Predictor::from_table(const Params& table, int nodes) {
+  // The keys of table_spec(): kind and its choices' keys.
+  static const std::vector<std::string> allowed = [] {
+    std::vector<std::string> names;
+    for (const ParamSpec& k : table_spec().keys) {
+      names.push_back(k.name);
+      for (const ChoiceSpec& c : k.choice_keys)
+        for (const ParamSpec& sub : c.keys) names.push_back(sub.name);
+    }
+    return names;
+  }();
   for (const auto& [key, value] : table.values())
-    if (key != "kind" && key != "precision" && key != "recall")
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
       throw InputError("predictor." + key, canonical_value(value),
-                       "unknown key; expected kind, precision, recall");
+                       fmt::format("unknown key; expected {}", fmt::join(allowed, ", ")));
   std::string kind = "emulated";
   if (table.has("kind")) {
     const Value& v = table.at("kind");

@@ -8,6 +8,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/dist/composite_weibull.hpp"
+#include "faultsweep/dist/law_registry.hpp"
 #include "faultsweep/failures/process_registry.hpp"
 
 namespace faultsweep::failures {
@@ -76,32 +77,14 @@ std::unique_ptr<FailureSource> make_none(const FailureSpec&, const Params&, int,
 
 // --- renewal ---
 
-constexpr const char* kDists =
-    "expected one of exponential, weibull, lognormal, constant (for FARS's composite "
-    "Weibull use process = \"bathtub\")";
+std::string expected_laws() {
+  return "expected one of " + joined_names(dist::laws(), ", ") +
+         " (for FARS's composite Weibull use process = \"bathtub\")";
+}
 
 std::vector<ParamSpec> renewal_keys() {
-  auto opt = [](std::string name, ParamKind kind, std::string unit, std::string help) {
-    ParamSpec s =
-        make_param(std::move(name), kind, std::move(unit), std::nullopt, std::move(help), {}, 0.0);
-    s.optional = true;
-    return s;
-  };
-  std::vector<ParamSpec> k = {
-      make_param("dist", ParamKind::string, "", std::nullopt,
-                 "law of the time to failure of one node (its keys below, as for any "
-                 "distribution table)",
-                 {"exponential", "weibull", "lognormal", "constant"}),
-      opt("mean", ParamKind::duration, "s",
-          "mean time to failure (exponential, weibull, lognormal)"),
-      opt("rate", ParamKind::real, "1/s", "exponential: failures per second (instead of mean)"),
-      opt("shape", ParamKind::real, "", "weibull: shape (> 0)"),
-      opt("scale", ParamKind::duration, "s", "weibull: scale (instead of mean)"),
-      opt("mu", ParamKind::real, "", "lognormal: mean of log time to failure (log seconds)"),
-      opt("sigma", ParamKind::real, "", "lognormal: sigma of log time to failure (> 0)"),
-      opt("value", ParamKind::duration, "s", "constant: the time to failure"),
-  };
-  k[5].min = -std::numeric_limits<double>::infinity();
+  std::vector<ParamSpec> k = {dist::law_selector(
+      "law of the time to failure of one node (its keys below, as for any distribution table)")};
   for (ParamSpec& d : downtime_specs()) k.push_back(std::move(d));
   return k;
 }
@@ -109,12 +92,13 @@ std::vector<ParamSpec> renewal_keys() {
 // The dist name decides which keys are allowed, so it is checked first.
 std::vector<std::string> renewal_allowed(const Params& table) {
   if (!table.has("dist"))
-    throw InputError("dist", "", fmt::format("required for process = \"renewal\"; {}", kDists));
+    throw InputError("dist", "",
+                     fmt::format("required for process = \"renewal\"; {}", expected_laws()));
   const Value& dv = table.at("dist");
   const auto* name = std::get_if<std::string>(&dv);
-  if (name == nullptr || dist::Dist::allowed_keys(*name).size() == 1)
-    throw InputError("dist", canonical_value(dv), kDists);
-  std::vector<std::string> keys = dist::Dist::allowed_keys(*name);  // includes "dist"
+  const dist::LawRow* law = name ? dist::find_law(*name) : nullptr;
+  if (law == nullptr) throw InputError("dist", canonical_value(dv), expected_laws());
+  std::vector<std::string> keys = dist::law_table_keys(*law);  // includes "dist"
   for (const ParamSpec& d : downtime_specs()) keys.push_back(d.name);
   return keys;
 }

@@ -1,18 +1,26 @@
 // The failure processes of a `failures` table, in the order the errors and the reference list
-// them. A process is one file defining its row (keys, parser, factory) + one line here.
+// them. A new process is one file src/failures/process_<name>.cpp defining `ProcessRow
+// <name>_process()` (its keys, parser and factory) + one line X(<name>_process) here
+// (sources.cmake globs the file).
 #include "faultsweep/failures/process_registry.hpp"
+
+#define FAULTSWEEP_FAILURE_PROCESSES(X) \
+  X(none_process)                       \
+  X(renewal_process)                    \
+  X(bathtub_process)                    \
+  X(zhang_process)                      \
+  X(trace_process)
 
 namespace faultsweep::failures {
 
-ProcessRow none_process();
-ProcessRow renewal_process();
-ProcessRow bathtub_process();
-ProcessRow zhang_process();
-ProcessRow trace_process();
+#define FAULTSWEEP_DECLARE(row) ProcessRow row();
+FAULTSWEEP_FAILURE_PROCESSES(FAULTSWEEP_DECLARE)
+#undef FAULTSWEEP_DECLARE
 
 std::span<const ProcessRow> failure_processes() {
-  static const std::vector<ProcessRow> rows = {none_process(), renewal_process(), bathtub_process(),
-                                               zhang_process(), trace_process()};
+#define FAULTSWEEP_ROW(row) row(),
+  static const std::vector<ProcessRow> rows = {FAULTSWEEP_FAILURE_PROCESSES(FAULTSWEEP_ROW)};
+#undef FAULTSWEEP_ROW
   return rows;
 }
 

@@ -1,4 +1,4 @@
-# Sources of the failures area (explicit list).
+# Sources of the failures area.
 list(APPEND FAULTSWEEP_SOURCES
   src/failures/renewal.cpp
   src/failures/zhang.cpp
@@ -8,10 +8,11 @@ list(APPEND FAULTSWEEP_SOURCES
   src/failures/fta.cpp
   src/failures/pnnl.cpp
   src/failures/factory.cpp
-  src/failures/process_table.cpp
-  src/failures/process_synthetic.cpp
-  src/failures/process_zhang.cpp
-  src/failures/process_trace.cpp
-  src/failures/trace_formats.cpp
   src/failures/predictor.cpp
 )
+# Failure processes (process_*.cpp, their table process_table.cpp) and trace formats
+# (trace_format*.cpp): one file each plus one line in its table; a new file is picked up without
+# editing this list.
+file(GLOB FAULTSWEEP_FAILURE_ROWS CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_LIST_DIR}/process_*.cpp ${CMAKE_CURRENT_LIST_DIR}/trace_format*.cpp)
+list(APPEND FAULTSWEEP_SOURCES ${FAULTSWEEP_FAILURE_ROWS})

@@ -90,29 +90,6 @@ void parse_lanl(const TableReader& r, TraceSpec& t) {
   o.stop_on_bad = t.stop_on_bad;
 }
 
-TraceFormatRow lanl_format() {
-  TraceFormatRow f{"lanl", "the LANL failure data release (one system's records)"};
-  f.keys = lanl_keys;
-  f.parse = parse_lanl;
-  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
-    return read_lanl(path, t.lanl_options);
-  };
-  f.no_failures = [](const TraceSpec& t) {
-    return fmt::format("no failures selected (system = {})", t.lanl_options.system);
-  };
-  return f;
-}
-
-// --- csv: time, node, downtime ---
-
-TraceFormatRow csv_format() {
-  TraceFormatRow f{"csv", "lines \"time_s,node,downtime_s\" (failures/trace.hpp)"};
-  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
-    return read_trace_csv(path, t.stop_on_bad);
-  };
-  return f;
-}
-
 // --- fta: the Failure Trace Archive ---
 
 std::vector<ParamSpec> fta_keys() {
@@ -125,16 +102,6 @@ void parse_fta(const TableReader& r, TraceSpec& t) {
   t.fta.stop_on_bad = t.stop_on_bad;
   t.fta.platform = r.integer("platform");
   t.fta.node_prefix = r.string("node_prefix").value_or("");
-}
-
-TraceFormatRow fta_format() {
-  TraceFormatRow f{"fta", "the Failure Trace Archive's event_trace.tab (failures/fta.hpp)"};
-  f.keys = fta_keys;
-  f.parse = parse_fta;
-  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
-    return read_fta(path, t.fta);
-  };
-  return f;
 }
 
 // --- pnnl: a system log without repair times ---
@@ -157,6 +124,42 @@ void parse_pnnl(const TableReader& r, TraceSpec& t) {
   t.pnnl.stop_on_bad = t.stop_on_bad;
 }
 
+}  // namespace
+
+// One row per format, each built from its keys and reader above.
+
+TraceFormatRow lanl_format() {
+  TraceFormatRow f{"lanl", "the LANL failure data release (one system's records)"};
+  f.keys = lanl_keys;
+  f.parse = parse_lanl;
+  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
+    return read_lanl(path, t.lanl_options);
+  };
+  f.no_failures = [](const TraceSpec& t) {
+    return fmt::format("no failures selected (system = {})", t.lanl_options.system);
+  };
+  return f;
+}
+
+// csv: lines "time, node, downtime".
+TraceFormatRow csv_format() {
+  TraceFormatRow f{"csv", "lines \"time_s,node,downtime_s\" (failures/trace.hpp)"};
+  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
+    return read_trace_csv(path, t.stop_on_bad);
+  };
+  return f;
+}
+
+TraceFormatRow fta_format() {
+  TraceFormatRow f{"fta", "the Failure Trace Archive's event_trace.tab (failures/fta.hpp)"};
+  f.keys = fta_keys;
+  f.parse = parse_fta;
+  f.read = [](const TraceSpec& t, const std::filesystem::path& path) {
+    return read_fta(path, t.fta);
+  };
+  return f;
+}
+
 TraceFormatRow pnnl_format() {
   TraceFormatRow f{"pnnl",
                    "PNNL's MPP2 hardware-failure log, without repair times (failures/pnnl.hpp)"};
@@ -168,11 +171,23 @@ TraceFormatRow pnnl_format() {
   return f;
 }
 
-}  // namespace
+// The formats of `format = "..."`, in the order the errors and the reference list them. A new
+// format is one file src/failures/trace_format_<name>.cpp defining `TraceFormatRow
+// <name>_format()` + one line X(<name>_format) here (sources.cmake globs the file).
+#define FAULTSWEEP_TRACE_FORMATS(X) \
+  X(lanl_format)                    \
+  X(csv_format)                     \
+  X(fta_format)                     \
+  X(pnnl_format)
+
+#define FAULTSWEEP_DECLARE(row) TraceFormatRow row();
+FAULTSWEEP_TRACE_FORMATS(FAULTSWEEP_DECLARE)
+#undef FAULTSWEEP_DECLARE
 
 std::span<const TraceFormatRow> trace_formats() {
-  static const std::vector<TraceFormatRow> rows = {lanl_format(), csv_format(), fta_format(),
-                                                   pnnl_format()};
+#define FAULTSWEEP_ROW(row) row(),
+  static const std::vector<TraceFormatRow> rows = {FAULTSWEEP_TRACE_FORMATS(FAULTSWEEP_ROW)};
+#undef FAULTSWEEP_ROW
   return rows;
 }
 

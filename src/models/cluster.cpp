@@ -176,13 +176,7 @@ void add_strategy_keys(std::vector<ParamSpec>& s) {
   strategy.optional = true;
   strategy.python = true;
   s.push_back(strategy);
-  ParamSpec pred = spec("predictor", ParamKind::table, "", std::nullopt,
-                        "failure predictor read by a runtime strategy every interval: { "
-                        "precision = p, recall = r } (p in [1e-9, 1], r in (0, 1]), or { "
-                        "kind = \"none\" } "
-                        "(failures/predictor.hpp; own random stream)");
-  pred.optional = true;
-  s.push_back(pred);
+  s.push_back(failures::Predictor::table_spec());
   for (ParamSpec& t : policy::strategy_table_specs()) s.push_back(std::move(t));
 }
 

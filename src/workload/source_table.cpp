@@ -1,17 +1,24 @@
 // The workload sources and speedup laws, in the order the errors and the reference list them.
-// A source is one file defining its row (keys, checks, factory) + one line here.
+// A new source is one file src/workload/source_<name>.cpp defining `SourceRow <name>_source()`
+// (its keys, checks and factory) + one line X(<name>_source) here (sources.cmake globs the file).
 #include "faultsweep/workload/source_registry.hpp"
+
+#define FAULTSWEEP_WORKLOAD_SOURCES(X) \
+  X(swf_source)                        \
+  X(fars_source)                       \
+  X(lublin_source)                     \
+  X(zhang_source)
 
 namespace faultsweep::workload {
 
-SourceRow swf_source();
-SourceRow fars_source();
-SourceRow lublin_source();
-SourceRow zhang_source();
+#define FAULTSWEEP_DECLARE(row) SourceRow row();
+FAULTSWEEP_WORKLOAD_SOURCES(FAULTSWEEP_DECLARE)
+#undef FAULTSWEEP_DECLARE
 
 std::span<const SourceRow> workload_sources() {
-  static const std::vector<SourceRow> rows = {swf_source(), fars_source(), lublin_source(),
-                                              zhang_source()};
+#define FAULTSWEEP_ROW(row) row(),
+  static const std::vector<SourceRow> rows = {FAULTSWEEP_WORKLOAD_SOURCES(FAULTSWEEP_ROW)};
+#undef FAULTSWEEP_ROW
   return rows;
 }
 

@@ -516,12 +516,3 @@ TEST_CASE("Dist::from_params reports bad input on the offending sub-key", "[dist
                Catch::Contains("unknown key") && Catch::Contains("dist, mean, scale, shape"));
   }
 }
-
-TEST_CASE("Dist::allowed_keys lists the sub-keys of each kind, including dist", "[dist]") {
-  using V = std::vector<std::string>;
-  CHECK(Dist::allowed_keys("exponential") == V{"dist", "mean", "rate"});
-  CHECK(Dist::allowed_keys("weibull") == V{"dist", "mean", "scale", "shape"});
-  CHECK(Dist::allowed_keys("lognormal") == V{"dist", "mean", "mu", "sigma"});
-  CHECK(Dist::allowed_keys("constant") == V{"dist", "value"});
-  CHECK(Dist::allowed_keys("gamma") == V{"dist"});
-}

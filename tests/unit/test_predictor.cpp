@@ -234,3 +234,27 @@ TEST_CASE("predictor: precision or recall not in 0 < x <= 1 is rejected naming t
   CHECK(Predictor::from_table(make_params({{"kind", std::string("none")}}), 8).kind() ==
         Predictor::Kind::none);
 }
+
+TEST_CASE("predictor: the table spec declares the keys from_table accepts, with their ranges",
+          "[predictor][reference]") {
+  const faultsweep::ParamSpec t = Predictor::table_spec();
+  REQUIRE(t.keys.size() == 1);
+  const faultsweep::ParamSpec& kind = t.keys.front();
+  CHECK(kind.choices == std::vector<std::string>{"emulated", "none"});
+  REQUIRE(kind.choice_keys.size() == 2);
+  const auto& emulated = kind.choice_keys[0].keys;
+  REQUIRE(emulated.size() == 2);
+  CHECK(emulated[0].name == "precision");
+  CHECK(emulated[0].min == 1e-9);
+  CHECK(emulated[1].name == "recall");
+  CHECK(emulated[1].max == 1.0);
+  CHECK(kind.choice_keys[1].keys.empty());
+  // A key outside the spec is refused with the spec's names.
+  try {
+    Predictor::from_table(make_params({{"interval", 60.0}}), 8);
+    FAIL("no error");
+  } catch (const faultsweep::InputError& e) {
+    CHECK(e.key() == "predictor.interval");
+    CHECK(e.expected() == "unknown key; expected kind, precision, recall");
+  }
+}

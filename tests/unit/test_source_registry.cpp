@@ -1,6 +1,7 @@
-// The registry rows of failure processes, trace formats, workload sources and speedup laws:
-// the allowed keys, the "expected one of" of an error and the job-file reference are derived
-// from them, so a row added or changed shows everywhere without a second list to edit.
+// The registry rows of failure processes, trace formats, workload sources, speedup laws and the
+// laws of a distribution table: the allowed keys, the "expected one of" of an error and the
+// job-file reference are derived from them, so a row added or changed shows everywhere without a
+// second list to edit.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/dist/law_registry.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/failures/process_registry.hpp"
 #include "faultsweep/models/reference.hpp"
@@ -116,6 +118,32 @@ TEST_CASE("Workload sources: a row's keys are the keys its table allows", "[regi
         "speedup | one of \"amdahl\", \"linear\", \"gustafson\"");
 }
 
+TEST_CASE("the law rows give each law's keys, including dist", "[registry][dist]") {
+  using V = std::vector<std::string>;
+  const auto keys_of = [](std::string_view name) {
+    const faultsweep::dist::LawRow* law = faultsweep::dist::find_law(name);
+    REQUIRE(law != nullptr);
+    return faultsweep::dist::law_table_keys(*law);
+  };
+  CHECK(keys_of("exponential") == V{"dist", "mean", "rate"});
+  CHECK(keys_of("weibull") == V{"dist", "mean", "scale", "shape"});
+  CHECK(keys_of("lognormal") == V{"dist", "mean", "mu", "sigma"});
+  CHECK(keys_of("constant") == V{"dist", "value"});
+  CHECK(faultsweep::dist::find_law("gamma") == nullptr);
+
+  SECTION("the dist selector lists every law with its keys, durations in seconds") {
+    const ParamSpec sel = faultsweep::dist::law_selector("law");
+    CHECK(sel.choices == V{"exponential", "weibull", "lognormal", "constant"});
+    REQUIRE(sel.choice_keys.size() == 4);
+    for (const auto& c : sel.choice_keys)
+      for (const ParamSpec& k : c.keys) {
+        INFO(c.name << "." << k.name);
+        CHECK_FALSE(k.help.empty());
+        CHECK((k.kind == faultsweep::ParamKind::duration) == (k.unit == "s"));
+      }
+  }
+}
+
 TEST_CASE("Duration sub-keys are derived from the rows' keys", "[registry]") {
   const auto& f = faultsweep::failures::failure_duration_keys();
   CHECK(std::set<std::string>(f.begin(), f.end()) ==
@@ -140,6 +168,11 @@ TEST_CASE("The cluster reference lists every row and its keys", "[registry][refe
   }
   for (const auto& row : faultsweep::failures::trace_formats())
     CHECK_THAT(ref, Catch::Contains("`process = \"trace\"`, `format = \"" + std::string(row.name)));
+  for (const auto& law : faultsweep::dist::laws()) {
+    const std::string s = section("### `failures` with `process = \"renewal\"`, `dist = \"" +
+                                  std::string(law.name) + "\"`");
+    for (const ParamSpec& k : law.keys()) CHECK_THAT(s, Catch::Contains("| `" + k.name + "` |"));
+  }
   for (const auto& row : faultsweep::workload::workload_sources()) {
     const std::string s = section("### `workload` with `source = \"" + std::string(row.name));
     for (const ParamSpec& k : row.keys()) CHECK_THAT(s, Catch::Contains("| `" + k.name + "` |"));
@@ -149,4 +182,83 @@ TEST_CASE("The cluster reference lists every row and its keys", "[registry][refe
   // Types, units, defaults and ranges, e.g. Zhang's window and a pnnl downtime.
   CHECK_THAT(ref, Catch::Contains("| `W` | integer |  | `2` | 1 .. 16777216 |"));
   CHECK_THAT(ref, Catch::Contains("| `mean_interarrival` | duration | `s` | `770.7` | >= 0 |"));
+}
+
+namespace {
+
+// The lines of `text` from the first that starts with `heading` (after indentation) up to the
+// next line indented no deeper than it.
+std::string block(const std::string& text, const std::string& heading) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::size_t start = text.find_first_not_of(' ', at);
+    if (start < end && text.compare(start, heading.size(), heading) == 0) {
+      const std::size_t depth = start - at;
+      std::size_t stop = end;
+      while (stop < text.size()) {
+        const std::size_t next = text.find_first_not_of(' ', stop + 1);
+        if (next == std::string::npos || next - (stop + 1) <= depth) break;
+        stop = std::min(text.find('\n', stop + 1), text.size());
+      }
+      return text.substr(at, stop - at);
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
+// Some line of `text` starts with `name` (after indentation) and a space.
+bool has_key_line(const std::string& text, const std::string& name) {
+  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+    const std::size_t start = text.find_first_not_of(' ', at);
+    if (start != std::string::npos && text.compare(start, name.size() + 1, name + " ") == 0)
+      return true;
+    if (text.find('\n', at) == std::string::npos) break;
+  }
+  return false;
+}
+
+// Each key of `keys` starts a line of `text`, and each choice of a selector among them heads
+// a block (`with a = "x", b = "y":`) listing the choice's keys; nested choices likewise.
+void check_lists(const std::string& text, const std::vector<ParamSpec>& keys,
+                 const std::string& selectors) {
+  for (const ParamSpec& k : keys) {
+    INFO("key " << k.name << " under [" << selectors << "]");
+    CHECK(has_key_line(text, k.name));
+    for (const auto& c : k.choice_keys) {
+      const std::string here =
+          selectors + (selectors.empty() ? "" : ", ") + k.name + " = \"" + c.name + "\"";
+      const std::string b = block(text, "with " + here + ":");
+      INFO("choice " << here);
+      CHECK_FALSE(b.empty());
+      check_lists(b, c.keys, here);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("The plain reference lists every sub-key and choice of every model",
+          "[registry][reference]") {
+  for (const auto* m : faultsweep::models::all_models()) {
+    INFO("model " << m->name());
+    const std::string text = faultsweep::models::reference_text(*m);
+    check_lists(text, m->params(), "");
+    for (const ParamSpec& p : m->params()) {
+      if (p.keys.empty()) continue;
+      const std::string b = block(text, "sub-keys of " + p.name + " ");
+      CHECK_FALSE(b.empty());
+      check_lists(b, p.keys, "");
+    }
+  }
+  // A renewal's law keys, with type, unit and requirement, under the process and the law.
+  const std::string cluster =
+      faultsweep::models::reference_text(*faultsweep::models::find_model("cluster"));
+  const std::string weibull = block(cluster, "with process = \"renewal\", dist = \"weibull\":");
+  CHECK_THAT(weibull, Catch::Contains("shape                  number, required"));
+  CHECK_THAT(weibull, Catch::Contains("scale                  duration (s), optional"));
+  CHECK_THAT(block(cluster, "with process = \"trace\", format = \"lanl\":"),
+             Catch::Contains("system "));
+  CHECK_THAT(block(cluster, "with source = \"lublin\":"), Catch::Contains("runtime_mean2 "));
 }

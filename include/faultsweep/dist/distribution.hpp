@@ -28,11 +28,10 @@ class Dist {
   static Dist constant(double value);
 
   // From flattened job-file keys ("dist", "mean", "shape", ...), already in seconds for
-  // time-valued fields. Throws InputError(key, value, expected) naming the offending sub-key
-  // (relative to the table, e.g. "shape"); the caller locates it.
+  // time-valued fields, through the law's row (dist/law_registry.hpp). Throws
+  // InputError(key, value, expected) naming the offending sub-key (relative to the table, e.g.
+  // "shape"); the caller locates it.
   static Dist from_params(const Params& p);
-  // The sub-keys from_params accepts for a given dist name (for unknown-key suggestions).
-  static std::vector<std::string> allowed_keys(std::string_view dist_name);
 
   Kind kind() const { return kind_; }
   // Inline (defined below): the exponential draw is on simulators' hot path.

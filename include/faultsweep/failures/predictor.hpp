@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faultsweep/core/param_spec.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/core/rng.hpp"
 
@@ -57,6 +58,10 @@ class Predictor {
   // { kind = "none" } or { precision = p, recall = r } (kind = "emulated" may be given; both
   // precision and recall are then required). Errors name "predictor.<key>".
   static Predictor from_table(const Params& table, int nodes);
+
+  // The `predictor` key of a job file: its sub-keys (kind, and per kind its keys, with their
+  // ranges) for the reference; from_table accepts exactly these.
+  static ParamSpec table_spec();
 
   Kind kind() const { return kind_; }
   int nodes() const { return nodes_; }

@@ -6,8 +6,10 @@
 // of an error and the job-file reference (`faultsweep models cluster --markdown`) are all
 // derived from the rows.
 //
-// Adding a failure process = one file defining `ProcessRow my_process()` (its keys, parser and
-// factory next to it) + one line in src/failures/process_table.cpp (+ the file in sources.cmake).
+// Adding a failure process = one file src/failures/process_<name>.cpp defining `ProcessRow
+// <name>_process()` (its keys, parser and factory next to it) + one line X(<name>_process) in
+// src/failures/process_table.cpp; a trace format likewise, trace_format_<name>.cpp + one line in
+// src/failures/trace_formats.cpp.
 #include <filesystem>
 #include <memory>
 #include <optional>

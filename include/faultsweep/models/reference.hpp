@@ -12,4 +12,8 @@ namespace faultsweep::models {
 // allowed range or choices, help) and a table of its metrics (unit, description).
 std::string reference_markdown(const Model& model);
 
+// The same reference for a terminal (`faultsweep models`): per key a line with its type, unit,
+// default and range and its help below; sub-keys and each choice's keys indented under them.
+std::string reference_text(const Model& model);
+
 }  // namespace faultsweep::models

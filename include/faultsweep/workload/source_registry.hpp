@@ -5,8 +5,9 @@
 // keys of a table, the "one of" of an error and the job-file reference (`faultsweep models
 // cluster --markdown`) are all derived from the rows.
 //
-// Adding a source = one file defining `SourceRow my_source()` (its keys, checks and factory
-// next to it) + one line in src/workload/source_table.cpp (+ the file in sources.cmake).
+// Adding a source = one file src/workload/source_<name>.cpp defining `SourceRow <name>_source()`
+// (its keys, checks and factory next to it) + one line X(<name>_source) in
+// src/workload/source_table.cpp.
 #include <filesystem>
 #include <optional>
 #include <span>
