@@ -1,9 +1,11 @@
 // A runtime strategy's side of the engine (DESIGN §5a): the read-only view it gets and the
 // decisions it returns, each checked before it is applied — a spare is an idle node, a move
 // lands only on an idle or spare node, a checkpoint is taken only by a running job. A strategy
-// that breaks these rules is a bug (FS_CHECK), not bad input.
+// that breaks these rules is a bug (FS_CHECK), not bad input; so is a call asked for in the
+// past.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -92,6 +94,11 @@ void Simulation::apply(policy::Decisions& d, DecisionCause cause) {
     free_.insert(n);
     --spare_count_;
     dirty_ = true;
+  }
+  for (const double t : d.call_at_s) {  // +inf: never (a time past the end comes never too)
+    FS_CHECK(t >= now_, fmt::format("call at {} s: before now ({} s)", t, now_));
+    if (t < std::numeric_limits<double>::infinity())
+      events_.push(t, EventType::strategy_call, -1, 0);
   }
 }
 

@@ -261,8 +261,8 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
     info_[static_cast<std::size_t>(j)] = policy::JobInfo{size, est_wall_s(r)};
   }
   const std::span<std::int32_t> nodes = nodes_of(j);
-  const policy::AllocationContext ctx{now_, j, info_[static_cast<std::size_t>(j)].est_wall_s,
-                                      r.progress_s, &history_};
+  const policy::AllocationContext ctx{
+      now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
   // One pass over the job's nodes (checks, owner, time), then the free set in one batch.
   const NodeClocks c = clocks();

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/strategy.hpp"
 #include "internal.hpp"
@@ -72,13 +73,18 @@ class PyStrategy final : public RuntimeStrategy {
     needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
     needs_.failure_times = d["failure_times"].cast<bool>();
-    needs_.predict_window_s = d["predict_window"].cast<double>();
-    needs_.predict_every = d["predict_every"].cast<int>();
+    // The class's prediction schedule (one prediction over predict_window, 0: the period, at
+    // every predict_every-th tick): asked of the view before the class's on_tick.
+    predict_window_s_ = d["predict_window"].cast<double>();
+    if (!(predict_window_s_ > 0)) predict_window_s_ = needs_.period_s;
+    predict_every_ = d["predict_every"].cast<std::int64_t>();
+    FS_CHECK(predict_every_ >= 1, "predict_every must be >= 1 (the loader checks it)");
     traits_ = traits_of(d);
   }
   std::string_view name() const override { return b_.name; }
   StrategyNeeds needs() const override { return needs_; }
   void on_tick(const ClusterView& v, Decisions& out) override {
+    if (ticks_++ % predict_every_ == 0) v.predict(predict_window_s_);
     take(
         v, "on_tick()", [&] { return b_.call(b_.view_obj); }, out);
   }
@@ -114,6 +120,8 @@ class PyStrategy final : public RuntimeStrategy {
   std::vector<std::int32_t> job_nodes_;
   std::vector<std::uint8_t> checkpointed_;  // per job: checkpointed in this batch
   int widest_ = -1;
+  double predict_window_s_ = 0;
+  std::int64_t predict_every_ = 1, ticks_ = 0;
   double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
 
