@@ -16,8 +16,9 @@
 // (restarts after failures keep them).
 //
 // A runtime strategy (policy/strategy.hpp, DESIGN §5a) may be attached: the engine calls it
-// at the times it asks for (periodic ticks, warnings ahead of failures, job ends) with a
-// read-only view (ClusterView, implemented here) and applies its batch of decisions, checking
+// at the times it asks for (periodic ticks, times it names, warnings ahead of failures, after
+// failures, job ends) with a read-only view (ClusterView, implemented here, and given to the
+// queue policy, allocator and size chooser too) and applies its batch of decisions, checking
 // each: hold / release spare nodes (NodeState::spare: the queue never sees them), move
 // processes of a running job to idle or spare nodes (the job keeps all its work and restarts
 // after the move's overhead), checkpoint a running job now. Failures come through a
