@@ -56,8 +56,8 @@ StrategyTraits traits_of(const py::dict& d) {
   return t;
 }
 
-// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint, job, a,
-// b, overhead).
+// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint |
+// 4 call, job, a, b, value: a move's overhead or a call's time).
 struct Decision {
   int kind;
   std::int64_t job, a, b;
@@ -72,6 +72,8 @@ class PyStrategy final : public RuntimeStrategy {
     needs_.offset_s = d["offset"].cast<double>();
     needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
+    needs_.failures = d["failures"].cast<bool>();
+    needs_.first_call_s = d["first_call"].cast<double>();
     needs_.failure_times = d["failure_times"].cast<bool>();
     // The class's prediction schedule (one prediction over predict_window, 0: the period, at
     // every predict_every-th tick): asked of the view before the class's on_tick.
@@ -96,6 +98,16 @@ class PyStrategy final : public RuntimeStrategy {
     take(
         v, "on_warning()",
         [&] { return b_.instance.attr("on_warning")(b_.view_obj, f.node, f.time_s); }, out);
+  }
+  void on_call(const ClusterView& v, Decisions& out) override {
+    take(
+        v, "on_call()", [&] { return b_.instance.attr("on_call")(b_.view_obj); }, out);
+  }
+  void on_failure(const ClusterView& v, const failures::FailureEvent& f, std::int32_t job,
+                  Decisions& out) override {
+    take(
+        v, "on_failure()",
+        [&] { return b_.instance.attr("on_failure")(b_.view_obj, f.node, f.time_s, job); }, out);
   }
   void report(MetricSink& sink) const override;
 
@@ -153,6 +165,7 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
           {static_cast<std::int32_t>(d.job), a, static_cast<std::int32_t>(d.b), d.overhead_s});
     if (d.kind == 2) out.release.push_back(a);
     if (d.kind == 3) out.checkpoint.push_back(static_cast<std::int32_t>(d.job));
+    if (d.kind == 4) out.call_at_s.push_back(d.overhead_s);
   }
 }
 
@@ -202,6 +215,9 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
                         n, left, widest(v)));
     } else if (d.kind == 3) {
       check_checkpoint(v, d.job, bad);
+    } else if (d.kind == 4) {
+      if (!(d.overhead_s >= v.now_s()))
+        bad(fmt::format("CallAt({}): a call must be now ({}) or later", d.overhead_s, v.now_s()));
     } else if (d.kind == 2) {
       const std::size_t n = node(d.a, "Release:");
       if (!is(n, NodeUse::spare))
