@@ -18,7 +18,7 @@ JOB_STATES = ["pending", "waiting", "running", "suspended", "done", "rejected"]
 NODE_STATES = ["idle", "busy", "held", "down", "spare"]
 ATTEMPT_ENDS = ["completed", "failure", "move", "checkpoint_now", "run_end"]
 DECISION_KINDS = ["move", "spare_hold", "spare_release", "checkpoint_now"]
-DECISION_CAUSES = ["tick", "warning", "job_end"]
+DECISION_CAUSES = ["tick", "warning", "job_end", "call", "failure"]
 TABLES = ["jobs", "attempts", "allocations", "failures", "nodes", "decisions"]
 _NAMES = {
     "jobs": [("state", JOB_STATES)],

@@ -27,7 +27,8 @@ from typing import Any, ClassVar, Dict, Sequence
 import numpy as np
 
 __all__ = ["Policy", "Allocator", "QueuePolicy", "SizeChooser", "Strategy", "AllocationView",
-           "QueueView", "SizeView", "StrategyView", "Move", "Hold", "Release", "Checkpoint"]
+           "QueueView", "SizeView", "StrategyView", "Move", "Hold", "Release", "Checkpoint",
+           "CallAt"]
 
 
 class Policy:
@@ -279,11 +280,23 @@ class Checkpoint:
         return f"Checkpoint({self.job})"
 
 
+class CallAt:
+    """Call the strategy's ``on_call`` at ``time`` (s, now or later): "call me at t"."""
+
+    __slots__ = ("time",)
+
+    def __init__(self, time: float) -> None:
+        self.time = time
+
+    def __repr__(self) -> str:
+        return f"CallAt({self.time})"
+
+
 class Strategy(Policy):
     """A runtime strategy: acts on the running cluster. It declares what it needs as class
     attributes; the engine calls it back and applies the decisions it returns (a list of
-    ``Move``, ``Hold``, ``Checkpoint`` and ``Release``), applied holds first, then moves, then
-    checkpoints, then releases."""
+    ``Move``, ``Hold``, ``Checkpoint``, ``Release`` and ``CallAt``), applied holds first, then
+    moves, then checkpoints, then releases; then the calls asked for are scheduled."""
 
     #: Call ``on_tick`` at ``offset + k * period`` s, k = 0, 1, ... (None: never). A period
     #: needs ``on_tick``.
@@ -291,6 +304,11 @@ class Strategy(Policy):
     offset: ClassVar[float] = 0.0
     #: Call ``on_job_end`` after every job completes (needs ``on_job_end``).
     job_ends: ClassVar[bool] = False
+    #: Call ``on_call`` first at this time (s; None: never); any callback may ask for more
+    #: calls with ``CallAt``. Either needs ``on_call``.
+    first_call: ClassVar[Any] = None
+    #: Call ``on_failure`` after every failure, once the engine has applied it.
+    failures: ClassVar[bool] = False
     #: Call ``on_warning`` this many seconds before every failure the engine will inject (a
     #: perfect predictor; at the failure's time minus the lead, or now if later; None: never).
     warning_lead: ClassVar[Any] = None
@@ -325,6 +343,15 @@ class Strategy(Policy):
 
     def on_warning(self, view: StrategyView, node: int, time: float) -> Sequence[Any]:
         """``node`` will fail at ``time`` (s): return the decisions."""
+        raise NotImplementedError
+
+    def on_call(self, view: StrategyView) -> Sequence[Any]:
+        """At ``first_call`` and at each time a ``CallAt`` asked for: return the decisions."""
+        raise NotImplementedError
+
+    def on_failure(self, view: StrategyView, node: int, time: float, job: int) -> Sequence[Any]:
+        """``node`` failed at ``time`` (now); ``job`` is the job it interrupted (requeued or
+        suspended by now), or -1: return the decisions."""
         raise NotImplementedError
 
     def report(self) -> Dict[str, float]:

@@ -170,8 +170,14 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
         raise PolicyError("class", f"{where(cls)}: {cls.__name__}.predict_every = {every!r} must "
                           "be an integer >= 1 (ticks)")
     out["predict_every"] = int(every)
-    for name in ("job_ends", "failure_times", "needs_failures", "stateless_queue_only",
-                 "needs_predictor", "checkpoints_jobs"):
+    first = getattr(obj, "first_call", None)
+    if first is not None and (isinstance(first, bool) or not isinstance(first, (int, float))
+                              or first != first):
+        raise PolicyError("class", f"{where(cls)}: {cls.__name__}.first_call = {first!r} must be "
+                          "a number of seconds (None: never)")
+    out["first_call"] = float("inf") if first is None else float(first)
+    for name in ("job_ends", "failures", "failure_times", "needs_failures",
+                 "stateless_queue_only", "needs_predictor", "checkpoints_jobs"):
         value = getattr(obj, name, False)
         if not isinstance(value, bool):
             raise PolicyError("class", f"{where(cls)}: {cls.__name__}.{name} = {value!r} must be "
@@ -187,6 +193,10 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
                           "period: the predictor reports at the ticks (view.predicted)")
     if out["job_ends"]:
         _method(obj, "on_job_end", ("view", "job"), "job_ends = True")
+    if out["failures"]:
+        _method(obj, "on_failure", ("view", "node", "time", "job"), "failures = True")
+    if out["first_call"] != float("inf"):
+        _method(obj, "on_call", ("view",), f"first_call = {out['first_call']!r}")
     for m in getattr(obj, "metrics", ()):
         if m not in metrics:
             raise PolicyError("class", f"{where(cls)}: {cls.__name__}.metrics names {m!r}, which "
@@ -199,16 +209,17 @@ class DecisionError(TypeError):
 
 
 def decisions(result: Any) -> List[tuple]:
-    """The decisions a strategy returned as (kind, job, a, b, overhead) tuples: kind 0 hold,
-    1 move, 2 release, 3 checkpoint. Raises DecisionError naming what is not a decision."""
-    from . import Checkpoint, Hold, Move, Release
+    """The decisions a strategy returned as (kind, job, a, b, value) tuples: kind 0 hold,
+    1 move (value: the overhead), 2 release, 3 checkpoint, 4 call (value: the time). Raises
+    DecisionError naming what is not a decision."""
+    from . import CallAt, Checkpoint, Hold, Move, Release
     if result is None:
         return []
     try:
         items = list(result)
     except TypeError:
-        raise DecisionError(f"{result!r}, which is not a list of decisions "
-                            "(faultsweep_policy.Move, Hold, Checkpoint or Release)") from None
+        raise DecisionError(f"{result!r}, which is not a list of decisions (faultsweep_policy"
+                            ".Move, Hold, Checkpoint, Release or CallAt)") from None
     out = []
     for d in items:
         if isinstance(d, Move):
@@ -219,7 +230,9 @@ def decisions(result: Any) -> List[tuple]:
             out.append((2, -1, int(d.node), -1, 0.0))
         elif isinstance(d, Checkpoint):
             out.append((3, int(d.job), -1, -1, 0.0))
+        elif isinstance(d, CallAt):
+            out.append((4, -1, -1, -1, float(d.time)))
         else:
             raise DecisionError(f"{d!r} in its list, which is not a decision "
-                                "(faultsweep_policy.Move, Hold, Checkpoint or Release)")
+                                "(faultsweep_policy.Move, Hold, Checkpoint, Release or CallAt)")
     return out

@@ -1,14 +1,11 @@
 """What a Python runtime strategy sees of the engine's predictor, on a tiny job."""
 
-import os
 import re
 import pathlib
-import subprocess
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BIN = os.environ.get("FAULTSWEEP_BIN", str(ROOT / "build" / "faultsweep"))
 
 # Fails the run (exit 4) unless view.predicted is a read-only int32 array of node ids at every
 # tick, non-empty at some ticks, and empty at the ticks between two predictions.
@@ -43,23 +40,9 @@ class Watch(fp.Strategy):
 """
 
 
-@pytest.mark.skipif(not os.path.exists(BIN), reason="the faultsweep binary is not built")
-def test_a_strategy_sees_the_predictors_reports(tmp_path):
-    (tmp_path / "watch.py").write_text(POLICY)
-    (tmp_path / "job.toml").write_text("""
-[sweep]
-model = "cluster"
-seed = 3
-replicas = 2
-[params]
-nodes = 32
-workload = { source = "lublin", jobs = 60, target_load = 0.6 }
-failures = { process = "renewal", dist = "weibull", shape = 0.7, scale = "1d", downtime = "1h" }
-predictor = { precision = 0.9, recall = 0.9 }
-strategy = { python = "watch.py", class = "Watch" }
-""")
-    r = subprocess.run([BIN, "run", "job.toml", "--out", "out.h5", "-q"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=120)
+def test_a_strategy_sees_the_predictors_reports(run_cluster_job):
+    r = run_cluster_job(POLICY, "Watch", 'predictor = { precision = 0.9, recall = 0.9 }',
+                        replicas=2)
     assert r.returncode == 0, r.stderr
 
 
@@ -95,6 +78,6 @@ def test_the_docs_name_every_strategy_attribute_and_decision():
     doc = (ROOT / "docs" / "python-policies.md").read_text()
     attrs = [a for a in fp.Strategy.__annotations__ if a != "params"]
     assert attrs and "needs_predictor" in attrs
-    missing = [a for a in attrs + ["Move", "Hold", "Checkpoint", "Release", "predicted"]
+    missing = [a for a in attrs + ["Move", "Hold", "Checkpoint", "Release", "CallAt", "predicted"]
                if f"`{a}" not in doc and f"fp.{a}(" not in doc]
     assert not missing, missing

@@ -95,10 +95,12 @@ void FarsRuntime::find_suspicious(const ClusterView& v) {
 
 void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
   ++invocations_;
+  // One prediction per invocation, over the interval until the next one (FARS §5.1), also
+  // for `none` (the baseline's prediction counts).
+  const auto predicted = v.predict(cfg_.interval_s);
   pool_.clear();
   if (kind_ == FarsStrategy::none) return;
   release_held(v, out);
-  const auto predicted = v.predicted();
   for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 1;
   build_pool(v);
   pool_sum_ += static_cast<double>(pool_.size());

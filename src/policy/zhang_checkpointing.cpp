@@ -133,16 +133,15 @@ StrategyNeeds BucketCheckpointing::needs() const {
   StrategyNeeds n;
   n.period_s = cfg_.interval_s;  // ticks at bucket starts (time 0 = midnight) and every I
   n.offset_s = 0;
-  n.predict_window_s = cfg_.bucket_s;  // one prediction per bucket, over the whole bucket
-  n.predict_every = static_cast<int>(per_bucket_);
   return n;
 }
 
 void BucketCheckpointing::on_tick(const ClusterView& v, Decisions& out) {
   if (tick_++ % per_bucket_ == 0) {
     // Zhang §5.2.2: at the start of the bucket we know whether a failure falls in it, not
-    // when or where: only the emptiness of the report is used.
-    on_ = !v.predicted().empty();
+    // when or where: one prediction over the whole bucket, of which only the emptiness of the
+    // report is used.
+    on_ = !v.predict(cfg_.bucket_s).empty();
     ++buckets_seen_;
     buckets_flagged_ += on_ ? 1 : 0;
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -31,8 +32,6 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   FS_CHECK(cfg_.nodes >= 1, "simulation needs at least one node");
   FS_CHECK(needs_.period_s > 0, "a strategy's period must be > 0");
   FS_CHECK(needs_.warning_lead_s > 0, "a strategy's warning lead time must be > 0");
-  FS_CHECK(needs_.predict_every >= 1 && needs_.predict_window_s >= 0,
-           "a strategy's prediction window must be >= 0 and its spacing >= 1 tick");
   const auto n_nodes = static_cast<std::size_t>(cfg_.nodes);
   start_s_ = jobs.empty() ? 0.0 : std::min(0.0, jobs.front().submit_s);
   now_ = start_s_;
@@ -85,6 +84,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   decisions_.release.reserve(n_nodes);
   decisions_.moves.reserve(n_nodes);
   decisions_.checkpoint.reserve(n_nodes);
+  decisions_.call_at_s.reserve(16);
   failing_.reserve(n_nodes);
   predicted_.reserve(n_nodes);
 }
@@ -98,6 +98,8 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
   if (std::isfinite(needs_.period_s))
     events_.push(std::max(now_, needs_.offset_s), EventType::strategy_tick, -1, 0);
   if (std::isfinite(needs_.warning_lead_s)) schedule_warning();
+  if (needs_.first_call_s < std::numeric_limits<double>::infinity())
+    events_.push(std::max(now_, needs_.first_call_s), EventType::strategy_call, -1, 0);
 
   const auto all_done = [this] {
     return completed_ + rejected_ == static_cast<std::int64_t>(jobs_.size());
@@ -160,7 +162,7 @@ void Simulation::dispatch(const Event& e) {
         break;
       }
       on_complete(e.subject);
-      signal([&](Observer& o) { o.on_job_end(view(), e.subject); });
+      signal([&](Observer& o) { o.on_job_end(*view(), e.subject); });
       break;
     case EventType::node_failure:
       on_failure();
@@ -171,7 +173,7 @@ void Simulation::dispatch(const Event& e) {
         break;
       }
       on_repair(e.subject);
-      signal([&](Observer& o) { o.on_repair(view(), e.subject); });
+      signal([&](Observer& o) { o.on_repair(*view(), e.subject); });
       break;
     case EventType::horizon:
       on_horizon();
@@ -181,6 +183,9 @@ void Simulation::dispatch(const Event& e) {
       break;
     case EventType::failure_warning:
       on_warning();
+      break;
+    case EventType::strategy_call:
+      on_call();
       break;
   }
 }

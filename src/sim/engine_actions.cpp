@@ -1,9 +1,11 @@
 // A runtime strategy's side of the engine (DESIGN §5a): the read-only view it gets and the
 // decisions it returns, each checked before it is applied — a spare is an idle node, a move
 // lands only on an idle or spare node, a checkpoint is taken only by a running job. A strategy
-// that breaks these rules is a bug (FS_CHECK), not bad input.
+// that breaks these rules is a bug (FS_CHECK), not bad input; so is a call asked for in the
+// past.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -93,6 +95,11 @@ void Simulation::apply(policy::Decisions& d, DecisionCause cause) {
     --spare_count_;
     dirty_ = true;
   }
+  for (const double t : d.call_at_s) {  // +inf: never (a time past the end comes never too)
+    FS_CHECK(t >= now_, fmt::format("call at {} s: before now ({} s)", t, now_));
+    if (t < std::numeric_limits<double>::infinity())
+      events_.push(t, EventType::strategy_call, -1, 0);
+  }
 }
 
 // Applies `moves` (all of one job): each `from` must be one of the job's nodes and
@@ -133,7 +140,7 @@ void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::move);
   restart_execution(j, overhead_s);
-  signal([&](Observer& o) { o.on_move(view(), j); });
+  signal([&](Observer& o) { o.on_move(*view(), j); });
 }
 
 void Simulation::checkpoint_now(std::int32_t j) {
@@ -144,7 +151,7 @@ void Simulation::checkpoint_now(std::int32_t j) {
     rec_->end_attempt(j, now_, AttemptEnd::checkpoint_now);
   restart_execution(j, cfg_.checkpoint_cost_s);
   jobs_[static_cast<std::size_t>(j)].lead_checkpoint = true;
-  signal([&](Observer& o) { o.on_checkpoint(view(), j); });
+  signal([&](Observer& o) { o.on_checkpoint(*view(), j); });
 }
 
 }  // namespace faultsweep::sim

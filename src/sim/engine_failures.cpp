@@ -1,6 +1,7 @@
 // Failures and repairs: the next failure from the lookahead, a failure's effect on its node
-// (idle, busy, held, spare or already down), repairs, and warnings ahead of failures for a
-// strategy that models a perfect predictor.
+// (idle, busy, held, spare or already down), repairs, warnings ahead of failures for a
+// strategy that models a perfect predictor, and the strategy's calls: ticks, calls it asked
+// for, the failure hook, and predictions.
 #include <algorithm>
 #include <cmath>
 
@@ -51,11 +52,17 @@ void Simulation::on_failure() {
     rec_->failure(now_, n, up_s, hit,
                   std::find(predicted_.begin(), predicted_.end(), n) != predicted_.end());
   fail_node(n, up_s);
-  signal([&](Observer& o) { o.on_failure(view(), f, hit); });
+  signal([&](Observer& o) { o.on_failure(*view(), f, hit); });
+  if (needs_.failures) {
+    decisions_.clear();
+    strategy_->on_failure(*this, f, hit, decisions_);
+    apply(decisions_, DecisionCause::failure);
+  }
 }
 
-// Node n fails now until up_s: its effect on the node and on what runs there.
-void Simulation::fail_node(std::int32_t n, double up_s) {
+// Node n fails now until up_s: its effect on the node and on what runs there; the job it
+// interrupted, or -1.
+std::int32_t Simulation::fail_node(std::int32_t n, double up_s) {
   const auto i = static_cast<std::size_t>(n);
   switch (node_state_[i]) {
     case NodeState::down:  // already down: the down period extends to the later end
@@ -64,25 +71,28 @@ void Simulation::fail_node(std::int32_t n, double up_s) {
         events_.push(up_s, EventType::node_repair, n, ++node_generation_[i]);
         dirty_ = true;  // a later repair changes EASY's view of future capacity
       }
-      return;
+      return -1;
     case NodeState::idle:
       free_.erase(n);
       take_down(n, up_s);
       dirty_ = true;  // EASY's view of future capacity changed
-      return;
+      return -1;
     case NodeState::spare:  // leaves the spare pool; idle again after its repair
       --spare_count_;
       take_down(n, up_s);
-      return;
-    case NodeState::busy:
-      interrupt(node_owner_[i], n, up_s);
-      return;
+      return -1;
+    case NodeState::busy: {
+      const std::int32_t j = node_owner_[i];
+      interrupt(j, n, up_s);
+      return j;
+    }
     case NodeState::held:  // a suspended job loses one more node until its repair
       take_down(n, up_s);
       ++jobs_[static_cast<std::size_t>(node_owner_[i])].down_nodes;
       dirty_ = true;  // the suspended job's expected end may move later
-      return;
+      return -1;
   }
+  return -1;
 }
 
 void Simulation::on_repair(std::int32_t n) {
@@ -131,20 +141,37 @@ void Simulation::on_warning() {
   schedule_warning();
 }
 
+// A tick starts with no report: a failure record's `predicted` flag compares with the
+// predictions made from this tick on.
 void Simulation::on_tick() {
-  if (predictor_ != nullptr && ticks_++ % needs_.predict_every == 0) {
-    const double window_s = needs_.predict_window_s > 0 ? needs_.predict_window_s : needs_.period_s;
-    failing_.clear();
-    for (const failures::FailureEvent& f : failures_.window(now_ + window_s))
-      failing_.push_back(f.node);
-    predictor_->predict(failing_, predictor_rng_, predicted_);
-  } else {
-    predicted_.clear();
-  }
+  predicted_.clear();
   decisions_.clear();
   strategy_->on_tick(*this, decisions_);
   apply(decisions_, DecisionCause::tick);
   events_.push(now_ + needs_.period_s, EventType::strategy_tick, -1, 0);
+}
+
+void Simulation::on_call() {
+  decisions_.clear();
+  strategy_->on_call(*this, decisions_);
+  apply(decisions_, DecisionCause::call);
+}
+
+// The view is const for its callers; the engine running the strategy is not (a prediction
+// changes only the predictor's stream and counts, and the report).
+std::span<const std::int32_t> Simulation::predict(double window_s) const {
+  return const_cast<Simulation*>(this)->make_prediction(window_s);
+}
+
+std::span<const std::int32_t> Simulation::make_prediction(double window_s) {
+  FS_CHECK(window_s > 0, "a prediction window must be > 0");
+  predicted_.clear();
+  if (predictor_ == nullptr) return predicted_;
+  failing_.clear();
+  for (const failures::FailureEvent& f : failures_.window(now_ + window_s))
+    failing_.push_back(f.node);
+  predictor_->predict(failing_, predictor_rng_, predicted_);
+  return predicted_;
 }
 
 }  // namespace faultsweep::sim

@@ -264,8 +264,8 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   }
   r.node_offset = job_nodes_.take(r.size);
   const std::span<std::int32_t> nodes = nodes_of(j);
-  const policy::AllocationContext ctx{now_, j, info_[static_cast<std::size_t>(j)].est_wall_s,
-                                      r.progress_s, &history_};
+  const policy::AllocationContext ctx{
+      now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
   // One pass over the job's nodes (checks, owner, time), then the free set in one batch.
   const NodeClocks c = clocks();
@@ -300,7 +300,7 @@ void Simulation::begin_execution(std::int32_t j) {
   events_.push(now_ + r.exec_lead_s + plan.wall_for_work(r.exec_work_s), EventType::job_complete, j,
                r.generation);
   running_insert(j);
-  signal([&](Observer& o) { o.on_job_start(view(), j); });
+  signal([&](Observer& o) { o.on_job_start(*view(), j); });
 }
 
 // A running job's execution ends now keeping all the work it has done (committed by its

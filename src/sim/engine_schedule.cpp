@@ -27,6 +27,7 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     q.free = &free_;
     q.machine_nodes = cfg_.nodes;
     q.speedup = &cfg_.speedup;
+    q.view = view();
     const std::int32_t cap = sizes_->may_exceed_request() ? free_nodes : r.size;
     const std::int32_t size = std::min(sizes_->choose(q), cap);
     auto& chosen = chosen_size_[static_cast<std::size_t>(j)];
@@ -61,7 +62,8 @@ void Simulation::schedule() {
   // asked, so that a job arriving at a full machine is planned at its arrival.
   if (waiting_.empty() || (free_.count() == 0 && !queue_.keeps_state())) return;
   start_positions_.clear();
-  const policy::QueueState s{now_, free_.count(), waiting_, waiting_size_, info_, this, this};
+  const policy::QueueState s{now_,  free_.count(), waiting_, waiting_size_,
+                             info_, this,          this,     view()};
   queue_.select(s, start_positions_);
   // The sizes the policy chose: a moldable job's size is the chooser's answer in this pass
   // (asked once); a job the policy started without asking (EASY's backfill) starts at its

@@ -4,6 +4,7 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_cluster_model.cpp
   unit/test_documented_cases.cpp
   unit/test_strategy.cpp
+  unit/test_cluster_view.cpp
   unit/test_plugin_strategy.cpp
   unit/test_fars_engine.cpp
   unit/test_zhang_section5.cpp

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/node_set.hpp"
 
 namespace faultsweep::policy {
@@ -19,6 +20,9 @@ struct AllocationContext {
   double est_wall_s = 0;  // estimated wall time of the execution about to start
   double progress_s = 0;  // work the job has committed already (restarts)
   const failures::NodeHistory* history = nullptr;  // null only outside the engine (tests)
+  // The same read-only view of the cluster that runtime strategies get (cluster_view.hpp):
+  // node states and owners, running jobs, predictions. Null only outside the engine (tests).
+  const ClusterView* view = nullptr;
 };
 
 class Allocator {

@@ -12,23 +12,9 @@
 #include <vector>
 
 #include "faultsweep/policy/availability_profile.hpp"
+#include "faultsweep/policy/cluster_view.hpp"
 
 namespace faultsweep::policy {
-
-// What the policy knows of one job (indexed by job id).
-struct JobInfo {
-  std::int32_t size = 1;  // nodes
-  double est_wall_s = 0;  // estimated wall time of the job's next execution, from the user's
-                          // estimate minus committed progress, plus checkpoint overheads
-};
-
-// `nodes` become free at `time_s` (estimated: a running job's start + estimated wall time, a
-// down node's repair time). Sorted by time.
-struct Release {
-  double time_s = 0;
-  std::int32_t nodes = 0;
-  std::int32_t job = -1;  // the running job, or -1 for a repair
-};
 
 // EASY's shadow time of the head job (it needs `need` nodes, `free` are free now): fed releases in
 // time order, it stops at the first past the shadow time. Every release at the shadow time counts
@@ -92,6 +78,10 @@ struct QueueState {
   // start_sizes->start_size(job, free nodes left) (null: every job is rigid). EASY's
   // reservation and backfilling, and conservative backfilling, use the requested sizes.
   const StartSizes* start_sizes = nullptr;
+  // The same read-only view of the cluster that runtime strategies get (cluster_view.hpp):
+  // nodes, running jobs, history. Null only outside the engine (unit tests). The fields above
+  // are what the built-in policies read in their hot loop.
+  const ClusterView* view = nullptr;
 };
 
 class QueuePolicy {

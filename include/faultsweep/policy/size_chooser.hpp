@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/node_set.hpp"
 #include "faultsweep/workload/job.hpp"
 
@@ -29,6 +30,9 @@ struct SizeRequest {
   int machine_nodes = 0;
   // The run's speedup law (how run time shrinks with size; workload/job.hpp); null in tests.
   const workload::Speedup* speedup = nullptr;
+  // The same read-only view of the cluster that runtime strategies get (cluster_view.hpp):
+  // node states, running and waiting jobs. Null only outside the engine (tests).
+  const ClusterView* view = nullptr;
 };
 
 class SizeChooser {

@@ -2,9 +2,10 @@
 // Runtime strategies (DESIGN §5a): a policy that acts on the running cluster — FARS'
 // prediction-driven rescheduling and spare nodes, Zhang et al.'s prediction-driven
 // checkpointing and Least Failure First migration. Like a Batsim decision process it asks to
-// be called back (periodically, at predicted failures, when a job ends), gets a read-only view
-// of the cluster and answers with a batch of decisions; the engine checks each decision and is
-// the only writer of state.
+// be called back (periodically, at times it names, at predicted failures, after failures, when
+// a job ends), gets the read-only view of the cluster that every decision maker gets
+// (cluster_view.hpp) and answers with a batch of decisions; the engine checks each decision and
+// is the only writer of state.
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -14,6 +15,7 @@
 #include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/failures/failure_source.hpp"
 #include "faultsweep/failures/node_history.hpp"
+#include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/node_set.hpp"
 #include "faultsweep/policy/queue.hpp"
 
@@ -24,62 +26,19 @@ struct StrategyNeeds {
   // Call on_tick at offset_s + k x period_s, k = 0, 1, ... (period +inf: never).
   double period_s = std::numeric_limits<double>::infinity();
   double offset_s = 0;
+  // Call on_call first at this time (+inf: never; a time before the start: at the start); at
+  // any call the strategy may ask for more (Decisions::call_at_s).
+  double first_call_s = std::numeric_limits<double>::infinity();
   // Call on_warning lead_s before every failure the engine will inject (a perfect predictor
   // with lead time lead_s > 0; +inf: never). A warning comes at max(now, failure - lead).
   double warning_lead_s = std::numeric_limits<double>::infinity();
   // Call on_job_end after a job completes.
   bool job_ends = false;
+  // Call on_failure after the engine has applied every failure (off: runs without it do not
+  // pay for the call).
+  bool failures = false;
   // Keep every failure time per node in the node history.
   bool failure_times = false;
-  // With a predictor attached: each prediction covers [tick, tick + predict_window_s) (0: the
-  // period) and is made at every predict_every-th tick from the first; the ticks in between
-  // see an empty predicted() (Zhang §5.2.2: one prediction per bucket, checkpoints within it).
-  double predict_window_s = 0;
-  int predict_every = 1;
-};
-
-// A node's state, as the engine keeps it (sim::NodeState is this enum) and every decision
-// maker reads it. `held`: allocated to a job suspended while another of its nodes is repaired
-// (wait_repair). `spare`: held idle by a runtime strategy (the queue never gets it). The
-// values index the engine's time-per-state array.
-enum class NodeUse : std::uint8_t { idle = 0, busy = 1, held = 2, down = 3, spare = 4 };
-
-// A running (or suspended) job as a strategy sees it.
-struct JobView {
-  std::int32_t id = -1;
-  std::int32_t size = 0;
-  double estimate_s = 0;    // the user's estimate of its run time (at its size)
-  double elapsed_s = 0;     // wall time since its first start
-  double progress_s = 0;    // work committed by checkpoints (or carried by a move)
-  double exec_start_s = 0;  // start of its current execution
-  double safe_point_s = 0;  // its last checkpoint (or move), or its start: what a failure keeps
-  double waiting_s = 0;     // time it has spent in the queue so far
-  bool running = false;     // false: suspended, waiting for a repair
-  std::span<const std::int32_t> nodes;
-};
-
-// The read-only view a strategy gets (the engine implements it). Valid during the call only.
-class ClusterView {
- public:
-  virtual ~ClusterView() = default;
-  virtual double now_s() const = 0;
-  virtual int nodes() const = 0;
-  virtual NodeUse node_use(std::int32_t node) const = 0;
-  virtual std::int32_t node_owner(std::int32_t node) const = 0;  // job, or -1
-  virtual const NodeSet& free() const = 0;                       // idle nodes
-  virtual int spare_count() const = 0;
-  virtual std::span<const Release> running() const = 0;  // by estimated end
-  virtual JobView job(std::int32_t id) const = 0;
-  virtual std::span<const std::int32_t> waiting() const = 0;  // queue order
-  virtual std::span<const JobInfo> job_info() const = 0;      // by job id
-  // Expected future capacity (running jobs' estimated ends, repairs), as EASY sees it.
-  virtual std::span<const Release> releases() const = 0;
-  virtual const failures::NodeHistory& history() const = 0;
-  virtual double checkpoint_cost_s() const = 0;
-  // At a tick, with a predictor attached to the engine: the nodes it reports as going to fail
-  // before the next tick (FARS §5.1). Empty otherwise. The strategy never sees the failures
-  // themselves, only what the predictor (precision, recall) makes of them.
-  virtual std::span<const std::int32_t> predicted() const = 0;
 };
 
 // Move one process of `job` from node `from` to node `to` (idle or spare). All moves of one
@@ -95,20 +54,26 @@ struct Move {
   bool hold_from = false;
 };
 
-// A batch of decisions, applied in this order: hold spares, moves, checkpoints, release spares.
+// A batch of decisions, applied in this order: hold spares, moves, checkpoints, release spares;
+// then the calls asked for are scheduled.
 struct Decisions {
   std::vector<std::int32_t> hold;  // idle nodes into the spare pool (the queue never sees them)
   std::vector<Move> moves;
   std::vector<std::int32_t> checkpoint;  // running jobs: checkpoint now, at the checkpoint cost
   std::vector<std::int32_t> release;     // spare nodes back to idle
+  // "Call me at t": on_call at each of these times (>= now; one call per entry, also for
+  // equal times). A call at the current time comes after every other event of this instant.
+  std::vector<double> call_at_s;
   void clear() {
     hold.clear();
     moves.clear();
     checkpoint.clear();
     release.clear();
+    call_at_s.clear();
   }
   bool empty() const {
-    return hold.empty() && moves.empty() && checkpoint.empty() && release.empty();
+    return hold.empty() && moves.empty() && checkpoint.empty() && release.empty() &&
+           call_at_s.empty();
   }
 };
 
@@ -126,6 +91,15 @@ class RuntimeStrategy {
   }
   virtual void on_job_end(const ClusterView& view, std::int32_t job, Decisions& out) {
     (void)view, (void)job, (void)out;
+  }
+  // At a time the strategy asked for (Decisions::call_at_s).
+  virtual void on_call(const ClusterView& view, Decisions& out) { (void)view, (void)out; }
+  // With StrategyNeeds::failures: after the engine applied `failure` (the node is down, the
+  // job it interrupted requeued or suspended). `job_hit`: the job that was running on the
+  // node, or -1 (the node was idle, spare, already down, or held by a suspended job).
+  virtual void on_failure(const ClusterView& view, const failures::FailureEvent& failure,
+                          std::int32_t job_hit, Decisions& out) {
+    (void)view, (void)failure, (void)job_hit, (void)out;
   }
   // At the end of a replica: the metrics of its own (StrategyTraits::metrics), by name
   // (core/metric_sink.hpp).

@@ -16,10 +16,10 @@
 // bucket_all / bucket_long / bucket_big (§5.2.2, Figs. 8-10): a day (time 0 = midnight) is split
 // into n = `buckets` buckets of B = 24 h / n. At the start of each bucket the predictor attached
 // to the engine (failures/predictor.hpp; precision = recall = 1 is the paper's exact bucket
-// oracle) is asked about the whole bucket (StrategyNeeds::predict_window_s = B,
-// predict_every = B / I); the strategy uses only whether it reports anything — not which nodes,
-// not when. If it does, checkpointing is on for that bucket: at the bucket's start and every I =
-// `interval` after it (B / I checkpoints per bucket), the chosen running jobs checkpoint now:
+// oracle) is asked about the whole bucket (ClusterView::predict(B) at every B / I-th tick);
+// the strategy uses only whether it reports anything — not which nodes, not when. If it does,
+// checkpointing is on for that bucket: at the bucket's start and every I = `interval` after it (B /
+// I checkpoints per bucket), the chosen running jobs checkpoint now:
 //   - all:  every running job (Checkpoint All);
 //   - long: the running jobs whose current execution has lasted >= `long_run` (5 min in the
 //           paper; Checkpoint Long);

@@ -16,8 +16,9 @@
 // (restarts after failures keep them).
 //
 // A runtime strategy (policy/strategy.hpp, DESIGN §5a) may be attached: the engine calls it
-// at the times it asks for (periodic ticks, warnings ahead of failures, job ends) with a
-// read-only view (ClusterView, implemented here) and applies its batch of decisions, checking
+// at the times it asks for (periodic ticks, times it names, warnings ahead of failures, after
+// failures, job ends) with a read-only view (ClusterView, implemented here, and given to the
+// queue policy, allocator and size chooser too) and applies its batch of decisions, checking
 // each: hold / release spare nodes (NodeState::spare: the queue never sees them), move
 // processes of a running job to idle or spare nodes (the job keeps all its work and restarts
 // after the move's overhead), checkpoint a running job now. Failures come through a
@@ -175,9 +176,9 @@ class Simulation final : private policy::ReleaseSource,
   const failures::NodeHistory& node_history() const { return history_; }
   // Entries of the node-list store: bounded by the nodes in use, not by the jobs of the log.
   std::size_t node_list_entries() const { return job_nodes_.capacity_entries(); }
-  // A failure predictor (FARS §5.1) read at each strategy tick over the failures until the
-  // next tick (from the lookahead), drawing from `rng` (Purpose::predictor) only; its
-  // reports reach the strategy through ClusterView::predicted(). Call before run().
+  // A failure predictor (FARS §5.1), asked by the strategy through ClusterView::predict over
+  // the failures of a window (from the lookahead), drawing from `rng` (Purpose::predictor)
+  // only. Call before run().
   void set_predictor(failures::Predictor* predictor, Engine rng) {
     predictor_ = predictor;
     predictor_rng_ = rng;
@@ -200,6 +201,7 @@ class Simulation final : private policy::ReleaseSource,
   void on_horizon();
   void on_tick();
   void on_warning();
+  void on_call();
 
   // Jobs (engine_jobs.cpp).
   void start_job(std::int32_t j, std::int32_t size);
@@ -246,8 +248,8 @@ class Simulation final : private policy::ReleaseSource,
 
   // Failures and repairs (engine_failures.cpp).
   void pull_failure();
+  std::int32_t fail_node(std::int32_t n, double up_s);  // the job it interrupted, or -1
   void take_down(std::int32_t n, double up_s);
-  void fail_node(std::int32_t n, double up_s);
   void schedule_warning();
 
   // Scheduling (engine_schedule.cpp).
@@ -260,6 +262,8 @@ class Simulation final : private policy::ReleaseSource,
 
   // Runtime strategy: the view and the decisions (engine_actions.cpp).
   void apply(policy::Decisions& d, DecisionCause cause);
+  // Every decision maker's view (QueueState, AllocationContext, SizeRequest, strategies).
+  const policy::ClusterView* view() const { return this; }
   void move_job(std::int32_t j, std::span<const policy::Move> moves);
   void checkpoint_now(std::int32_t j);
   double now_s() const override { return now_; }
@@ -274,6 +278,8 @@ class Simulation final : private policy::ReleaseSource,
   std::span<const policy::JobInfo> job_info() const override { return info_; }
   const failures::NodeHistory& history() const override { return history_; }
   double checkpoint_cost_s() const override { return cfg_.checkpoint_cost_s; }
+  std::span<const std::int32_t> predict(double window_s) const override;
+  std::span<const std::int32_t> make_prediction(double window_s);
   std::span<const std::int32_t> predicted() const override { return predicted_; }
 
   // End of the run (accounting.cpp).
@@ -303,7 +309,6 @@ class Simulation final : private policy::ReleaseSource,
   void signal(F&& f) {
     for (Observer* o : observers_) f(*o);
   }
-  const policy::ClusterView& view() const { return *this; }
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
@@ -334,7 +339,6 @@ class Simulation final : private policy::ReleaseSource,
   double start_s_ = 0, now_ = 0;
   std::size_t next_submit_ = 0;
   std::size_t warn_k_ = 0;  // the next failure to warn of, counted from the lookahead's front
-  std::int64_t ticks_ = 0;  // strategy ticks so far (for StrategyNeeds::predict_every)
   std::int64_t head_key_ = 0;
   std::int64_t failures_count_ = 0, job_failures_ = 0, completed_ = 0, rejected_ = 0;
   std::int64_t events_count_ = 0, stale_ = 0, migrations_ = 0, checkpoints_now_ = 0;

@@ -15,7 +15,8 @@ namespace faultsweep::sim {
 // first (capacity comes back), then completions (a job that ends exactly when one of its nodes
 // fails has finished), then failures, then arrivals, and the horizon last. Types added later
 // are appended after these, so ties between the old types keep their order (existing results
-// stay bit-identical): a runtime strategy's tick, and a warning ahead of a failure.
+// stay bit-identical): a runtime strategy's tick, a warning ahead of a failure, and a call a
+// strategy asked for (Decisions::call_at_s).
 enum class EventType : std::uint8_t {
   node_repair = 0,
   job_complete = 1,
@@ -24,6 +25,7 @@ enum class EventType : std::uint8_t {
   horizon = 4,
   strategy_tick = 5,
   failure_warning = 6,
+  strategy_call = 7,
 };
 
 struct Event {

@@ -37,7 +37,7 @@ inline constexpr const char* kRecordTableNames[] = {"jobs", "failures", "nodes",
 // Why an attempt ended.
 enum class AttemptEnd : std::uint8_t { completed, failure, move, checkpoint_now, run_end };
 // What made a runtime strategy act.
-enum class DecisionCause : std::uint8_t { tick, warning, job_end };
+enum class DecisionCause : std::uint8_t { tick, warning, job_end, call, failure };
 enum class DecisionKind : std::uint8_t { move, spare_hold, spare_release, checkpoint_now };
 
 inline constexpr double kNotYet = std::numeric_limits<double>::quiet_NaN();

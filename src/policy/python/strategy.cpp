@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/registry.hpp"
 #include "faultsweep/policy/strategy.hpp"
 #include "internal.hpp"
@@ -55,8 +56,8 @@ StrategyTraits traits_of(const py::dict& d) {
   return t;
 }
 
-// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint, job, a,
-// b, overhead).
+// One decision as the loader gives it: (kind 0 hold | 1 move | 2 release | 3 checkpoint |
+// 4 call, job, a, b, value: a move's overhead or a call's time).
 struct Decision {
   int kind;
   std::int64_t job, a, b;
@@ -71,14 +72,21 @@ class PyStrategy final : public RuntimeStrategy {
     needs_.offset_s = d["offset"].cast<double>();
     needs_.warning_lead_s = d["warning_lead"].cast<double>();
     needs_.job_ends = d["job_ends"].cast<bool>();
+    needs_.failures = d["failures"].cast<bool>();
+    needs_.first_call_s = d["first_call"].cast<double>();
     needs_.failure_times = d["failure_times"].cast<bool>();
-    needs_.predict_window_s = d["predict_window"].cast<double>();
-    needs_.predict_every = d["predict_every"].cast<int>();
+    // The class's prediction schedule (one prediction over predict_window, 0: the period, at
+    // every predict_every-th tick): asked of the view before the class's on_tick.
+    predict_window_s_ = d["predict_window"].cast<double>();
+    if (!(predict_window_s_ > 0)) predict_window_s_ = needs_.period_s;
+    predict_every_ = d["predict_every"].cast<std::int64_t>();
+    FS_CHECK(predict_every_ >= 1, "predict_every must be >= 1 (the loader checks it)");
     traits_ = traits_of(d);
   }
   std::string_view name() const override { return b_.name; }
   StrategyNeeds needs() const override { return needs_; }
   void on_tick(const ClusterView& v, Decisions& out) override {
+    if (ticks_++ % predict_every_ == 0) v.predict(predict_window_s_);
     take(
         v, "on_tick()", [&] { return b_.call(b_.view_obj); }, out);
   }
@@ -90,6 +98,16 @@ class PyStrategy final : public RuntimeStrategy {
     take(
         v, "on_warning()",
         [&] { return b_.instance.attr("on_warning")(b_.view_obj, f.node, f.time_s); }, out);
+  }
+  void on_call(const ClusterView& v, Decisions& out) override {
+    take(
+        v, "on_call()", [&] { return b_.instance.attr("on_call")(b_.view_obj); }, out);
+  }
+  void on_failure(const ClusterView& v, const failures::FailureEvent& f, std::int32_t job,
+                  Decisions& out) override {
+    take(
+        v, "on_failure()",
+        [&] { return b_.instance.attr("on_failure")(b_.view_obj, f.node, f.time_s, job); }, out);
   }
   void report(MetricSink& sink) const override;
 
@@ -114,6 +132,8 @@ class PyStrategy final : public RuntimeStrategy {
   std::vector<std::int32_t> job_nodes_;
   std::vector<std::uint8_t> checkpointed_;  // per job: checkpointed in this batch
   int widest_ = -1;
+  double predict_window_s_ = 0;
+  std::int64_t predict_every_ = 1, ticks_ = 0;
   double last_call_s_ = 0;  // the time errors of report() name (it has no view)
 };
 
@@ -145,6 +165,7 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
           {static_cast<std::int32_t>(d.job), a, static_cast<std::int32_t>(d.b), d.overhead_s});
     if (d.kind == 2) out.release.push_back(a);
     if (d.kind == 3) out.checkpoint.push_back(static_cast<std::int32_t>(d.job));
+    if (d.kind == 4) out.call_at_s.push_back(d.overhead_s);
   }
 }
 
@@ -194,6 +215,9 @@ void PyStrategy::check(const ClusterView& v, const char* what, std::vector<Decis
                         n, left, widest(v)));
     } else if (d.kind == 3) {
       check_checkpoint(v, d.job, bad);
+    } else if (d.kind == 4) {
+      if (!(d.overhead_s >= v.now_s()))
+        bad(fmt::format("CallAt({}): a call must be now ({}) or later", d.overhead_s, v.now_s()));
     } else if (d.kind == 2) {
       const std::size_t n = node(d.a, "Release:");
       if (!is(n, NodeUse::spare))
