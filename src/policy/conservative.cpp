@@ -22,15 +22,21 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kNever = AvailabilityProfile::kNever;
 }  // namespace
 
-// The base of this call: free nodes now plus each release at its time (now if overdue).
+// The base of this call: free nodes now plus each release at its time. The engine asks after
+// every event of an instant, so a release due by now is a job running past its estimate: it
+// holds its nodes until it ends, at a time nobody knows. As EASY counts such nodes back at now
+// for its shadow time but starts jobs only on the nodes free now, they come back here at the
+// first instant after now: no job starts on them now, and a job that needs them is reserved
+// right after now (and placed again at the next call, which finds that reservation passed).
+// Jobs end by their estimates in every log (SWF raises low estimates), so no release is ever
+// overdue there and their results are unchanged.
 void ConservativeBackfill::read_base(const QueueState& s) {
   next_free_ = s.free_nodes;
   next_base_.clear();
+  const double after_now_s = std::nextafter(s.now_s, kNever);
   for (const Release& r : s.releases->releases()) {
-    const double t = std::max(r.time_s, s.now_s);
-    if (t == s.now_s)
-      next_free_ += r.nodes;
-    else if (!next_base_.empty() && next_base_.back().time_s == t)
+    const double t = std::max(r.time_s, after_now_s);
+    if (!next_base_.empty() && next_base_.back().time_s == t)
       next_base_.back().nodes += r.nodes;
     else
       next_base_.push_back({t, r.nodes});
