@@ -22,15 +22,21 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kNever = AvailabilityProfile::kNever;
 }  // namespace
 
-// The base of this call: free nodes now plus each release at its time (now if overdue).
+// The base of this call: free nodes now plus each release at its time. The engine asks after
+// every event of an instant, so a release due by now is a job running past its estimate: it
+// holds its nodes until it ends, at a time nobody knows. As EASY counts such nodes back at now
+// for its shadow time but starts jobs only on the nodes free now, they come back here at the
+// first instant after now: no job starts on them now, and a job that needs them is reserved
+// right after now (and placed again at the next call, which finds that reservation passed).
+// Jobs end by their estimates in every log (SWF raises low estimates), so no release is ever
+// overdue there and their results are unchanged.
 void ConservativeBackfill::read_base(const QueueState& s) {
   next_free_ = s.free_nodes;
   next_base_.clear();
+  const double after_now_s = std::nextafter(s.now_s, kNever);
   for (const Release& r : s.releases->releases()) {
-    const double t = std::max(r.time_s, s.now_s);
-    if (t == s.now_s)
-      next_free_ += r.nodes;
-    else if (!next_base_.empty() && next_base_.back().time_s == t)
+    const double t = std::max(r.time_s, after_now_s);
+    if (!next_base_.empty() && next_base_.back().time_s == t)
       next_base_.back().nodes += r.nodes;
     else
       next_base_.push_back({t, r.nodes});
@@ -136,15 +142,28 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
 // a window where capacity was only taken: it did not fit then and does not now. A slot of no
 // length is not in the profile, so it is looked for afresh.
 double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, double at,
-                                           double before_s) const {
+                                           double before_s) {
   if (!(j.est_wall_s > 0)) {
     const double to = profile_.earliest(now_s, j.size, j.est_wall_s);
     FS_CHECK(to != kNever, "conservative: a job can never fit (wider than the machine?)");
     return to;
   }
-  const double to =
-      profile_.earliest_before(now_s, j.size, j.est_wall_s, at, std::min(at, before_s));
-  return to == kNever ? at : to;
+  const Miss job{j.size, j.est_wall_s, at, std::min(at, before_s)};
+  for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k)
+    if (miss_[k].covers(job)) return at;
+  const double to = profile_.earliest_before(now_s, j.size, j.est_wall_s, at, job.before_s);
+  if (to != kNever) return to;
+  miss_[misses_++ % kMisses] = job;
+  return at;
+}
+
+// A search that found no earlier start for this job finds none for `other` either, if the
+// profile only lost capacity in between: at every start before other's bound, other's window
+// (up to its slot or its end, whichever comes first) holds this job's, and this job's held a
+// step with fewer free nodes than it needs.
+bool ConservativeBackfill::Miss::covers(const Miss& other) const {
+  return size <= other.size && wall_s <= other.wall_s && at_s <= other.at_s &&
+         before_s >= other.before_s;
 }
 
 // In queue order, each job takes the earliest slot that delays no reservation (all: every
@@ -152,6 +171,7 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
 void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>& start, bool all,
                                  Gain since) {
   moved_.assign(s.waiting.size(), Gain{});
+  misses_ = 0;
   Gain head;  // capacity given back by the jobs ahead in this call
   for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
     const std::int32_t job = s.waiting[pos];
@@ -173,6 +193,7 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
         profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
         profile_.add(to, to + j.est_wall_s, -j.size);
         moved_[pos] = {at, at + j.est_wall_s};
+        misses_ = 0;  // capacity given back: a search that found nothing might find it
         head.cover(moved_[pos]);
         at = to;
       }

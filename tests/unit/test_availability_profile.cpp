@@ -78,31 +78,31 @@ struct VectorProfile {
   }
 };
 
-double pick_time(Engine& rng, double lo) {  // integer times: many ties
-  return lo + std::floor(uniform01(rng) * 40);
-}
-
-}  // namespace
-
-TEST_CASE("availability profile: random operations agree with a sorted-vector profile",
-          "[queue][profile]") {
-  Engine rng = make_stream(424242, 0, Purpose::tiebreaks, "availability-profile");
+struct Counts {
   std::int64_t checks = 0, found_earlier = 0;
-  for (int rep = 0; rep < 300; ++rep) {
+};
+
+// `reps` profiles, each under `ops` random additions at integer times in [t0, t0 + span)
+// (many ties), each addition followed by queries checked against the model.
+Counts check_random_profiles(Engine& rng, int reps, int ops, double span) {
+  const auto pick_time = [&](double lo) { return lo + std::floor(uniform01(rng) * span); };
+  Counts c;
+  auto& [checks, found_earlier] = c;
+  for (int rep = 0; rep < reps; ++rep) {
     policy::AvailabilityProfile p;
     VectorProfile m;
     const double t0 = std::floor(uniform01(rng) * 10);
     const auto cap = static_cast<std::int32_t>(1 + uniform01(rng) * 12);
     p.reset(t0, cap);
     m.reset(t0, cap);
-    for (int op = 0; op < 60; ++op) {
-      const double b = pick_time(rng, t0);
-      const double e = uniform01(rng) < 0.1 ? kNever : pick_time(rng, t0);
+    for (int op = 0; op < ops; ++op) {
+      const double b = pick_time(t0);
+      const double e = uniform01(rng) < 0.1 ? kNever : pick_time(t0);
       const auto n = static_cast<std::int32_t>(uniform01(rng) * 7) - 3;
       p.add(b, e, n);
       m.add(b, e, n);
-      const double from = pick_time(rng, t0);
-      const double wall = std::floor(uniform01(rng) * 15) - 2;  // some of no length
+      const double from = pick_time(t0);
+      const double wall = std::floor(uniform01(rng) * (span * 0.375)) - 2;  // some of no length
       const auto need = static_cast<std::int32_t>(uniform01(rng) * 8);
       INFO("rep " << rep << " op " << op);
       CHECK(p.at(from) ==
@@ -118,7 +118,7 @@ TEST_CASE("availability profile: random operations agree with a sorted-vector pr
       // what giving the slot back and asking earliest would find, when it is before at.
       p.add(at, at + wall, -need);
       m.add(at, at + wall, -need);
-      const double gb = pick_time(rng, t0), ge = pick_time(rng, t0);
+      const double gb = pick_time(t0), ge = pick_time(t0);
       const auto gain = static_cast<std::int32_t>(uniform01(rng) * 4);
       p.add(gb, ge, gain);
       m.add(gb, ge, gain);
@@ -126,14 +126,30 @@ TEST_CASE("availability profile: random operations agree with a sorted-vector pr
       back.add(at, at + wall, need);
       const double expect = back.earliest(from, need, wall);
       CHECK(p.earliest_before(from, need, wall, at, at) == (expect < at ? expect : kNever));
-      const double before = pick_time(rng, t0);  // starts asked for only before this
+      const double before = pick_time(t0);  // starts asked for only before this
       CHECK(p.earliest_before(from, need, wall, at, std::min(at, before)) ==
             (expect < std::min(at, before) ? expect : kNever));
       if (expect < at) ++found_earlier;
     }
   }
-  CHECK(checks > 15000);
-  CHECK(found_earlier > 200);  // not vacuous: the gains often open an earlier start
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("availability profile: random operations agree with a sorted-vector profile",
+          "[queue][profile]") {
+  Engine rng = make_stream(424242, 0, Purpose::tiebreaks, "availability-profile");
+  const Counts c = check_random_profiles(rng, 300, 60, 40);
+  CHECK(c.checks > 15000);
+  CHECK(c.found_earlier > 200);  // not vacuous: the gains often open an earlier start
+}
+
+TEST_CASE("availability profile: long profiles agree with the model", "[queue][profile]") {
+  Engine rng = make_stream(424242, 0, Purpose::tiebreaks, "availability-profile-long");
+  const Counts c = check_random_profiles(rng, 4, 1500, 1500);
+  CHECK(c.checks > 5000);
+  CHECK(c.found_earlier > 100);
 }
 
 namespace {
@@ -147,12 +163,11 @@ class ModelConservative final : public policy::QueuePolicy {
   void select(const policy::QueueState& s, std::vector<std::int32_t>& start) override {
     if (s.waiting.empty()) return;
     if (reserved_.size() < s.info.size()) reserved_.resize(s.info.size(), kNaN);
-    std::int32_t now_free = s.free_nodes;
+    // A release due by now is a job running past its estimate: its nodes come back at the
+    // first instant after now.
+    p_.reset(s.now_s, s.free_nodes);
     for (const policy::Release& r : s.releases->releases())
-      if (r.time_s <= s.now_s) now_free += r.nodes;
-    p_.reset(s.now_s, now_free);
-    for (const policy::Release& r : s.releases->releases())
-      if (r.time_s > s.now_s) p_.add(r.time_s, kNever, r.nodes);
+      p_.add(std::max(r.time_s, std::nextafter(s.now_s, kNever)), kNever, r.nodes);
     for (const std::int32_t job : s.waiting) {
       double& at = reserved_[static_cast<std::size_t>(job)];
       if (std::isnan(at)) continue;
@@ -186,33 +201,33 @@ class ModelConservative final : public policy::QueuePolicy {
 };
 
 // Bursty arrivals, integer times (ties), estimates exact (reservations at release times) or
-// up to 4x over (jobs end early and reservations compress); sizes up to the machine. (A job
-// that outlives its estimate is not generated: both would start jobs on nodes it still holds.)
-std::vector<workload::Job> tricky_workload(Engine& rng, int nodes) {
+// up to 4x over (jobs end early and reservations compress); sizes up to the machine. With
+// `overrun`, one job in five outlives its estimate (down to a tenth of its run time).
+std::vector<workload::Job> tricky_workload(Engine& rng, int nodes, bool overrun = false) {
   std::vector<workload::Job> jobs;
   double t = 0;
   const int n_jobs = 20 + static_cast<int>(uniform01(rng) * 60);
   for (int i = 0; i < n_jobs; ++i) {
     t += uniform01(rng) < 0.3 ? 0 : std::floor(-15 * std::log(uniform01(rng)));
     const double run = 1 + std::floor(-60 * std::log(uniform01(rng)));
-    const double est = uniform01(rng) < 0.4 ? run : std::ceil(run * (1 + 3 * uniform01(rng)));
+    double est = uniform01(rng) < 0.4 ? run : std::ceil(run * (1 + 3 * uniform01(rng)));
+    if (overrun && uniform01(rng) < 0.2) est = std::ceil(run * (0.1 + 0.8 * uniform01(rng)));
     jobs.push_back(testing::job(i, t, run, 1 + static_cast<int>(uniform01(rng) * nodes), est));
   }
   return jobs;
 }
 
-}  // namespace
-
-TEST_CASE("conservative: the kept profile gives every reservation the model gives",
-          "[queue][conservative][profile]") {
-  Engine rng = make_stream(20261126, 0, Purpose::tiebreaks, "conservative-model");
+// Runs `reps` random workloads (failures in two of three) with ConservativeBackfill and with
+// the model, checking every reservation and every job's start and end; returns how many
+// reservations were given.
+std::int64_t check_against_model(Engine& rng, int reps, bool overrun) {
   const policy::OnFailure rules[] = {policy::OnFailure::requeue_head,
                                      policy::OnFailure::requeue_original,
                                      policy::OnFailure::wait_repair};
   std::int64_t reservations = 0;
-  for (int rep = 0; rep < 240; ++rep) {
+  for (int rep = 0; rep < reps; ++rep) {
     const int nodes = 2 + static_cast<int>(uniform01(rng) * 14);
-    const std::vector<workload::Job> jobs = tricky_workload(rng, nodes);
+    const std::vector<workload::Job> jobs = tricky_workload(rng, nodes, overrun);
     std::vector<failures::FailureEvent> fails;
     if (rep % 3 != 0) fails = testing::random_failures(rng, nodes);
     sim::SimConfig cfg;
@@ -245,5 +260,39 @@ TEST_CASE("conservative: the kept profile gives every reservation the model give
     }
     reservations += static_cast<std::int64_t>(got.size());
   }
-  CHECK(reservations > 100000);
+  return reservations;
+}
+
+}  // namespace
+
+TEST_CASE("conservative: the kept profile gives every reservation the model gives",
+          "[queue][conservative][profile]") {
+  Engine rng = make_stream(20261126, 0, Purpose::tiebreaks, "conservative-model");
+  CHECK(check_against_model(rng, 240, false) > 100000);
+}
+
+TEST_CASE("conservative: jobs running past their estimates, against the model",
+          "[queue][conservative][profile][overrun]") {
+  Engine rng = make_stream(20261126, 0, Purpose::tiebreaks, "conservative-overrun");
+  CHECK(check_against_model(rng, 120, true) > 40000);
+}
+
+TEST_CASE("conservative: a job running past its estimate keeps its nodes until it ends",
+          "[queue][conservative][overrun]") {
+  // 2 nodes (id submit run size estimate): 0 0 100 1 10, 1 5 50 2 50, 2 20 5 1 5. Job 0
+  // outlives its estimate (only the library can ask this; SWF raises low estimates). Job 1 is
+  // reserved at 10, job 0's estimated end; when job 2 arrives at 20 job 0 still holds its node,
+  // expected back any moment: job 1 cannot start then, and job 2 would delay it. Job 1 runs
+  // 100-150 (from job 0's end) and job 2 150-155, as with EASY.
+  const std::vector<workload::Job> jobs{
+      testing::job(0, 0, 100, 1, 10), testing::job(1, 5, 50, 2, 50), testing::job(2, 20, 5, 1, 5)};
+  sim::SimConfig cfg;
+  cfg.nodes = 2;
+  for (const char* queue : {"conservative", "easy"}) {
+    INFO(queue);
+    const testing::Run r = testing::simulate(cfg, jobs, {}, queue);
+    CHECK(r.jobs[1].first_start_s == 100);
+    CHECK(r.jobs[2].first_start_s == 150);
+    CHECK(r.m.makespan_s == 155);
+  }
 }

@@ -158,7 +158,7 @@ class ConservativeBackfill final : public QueuePolicy {
   bool same_queue(const QueueState& s) const;
   bool base_only_grew(double now_s);
   void rebuild(const QueueState& s, bool keep_all);
-  double earliest_move(double now_s, const JobInfo& j, double at, double before_s) const;
+  double earliest_move(double now_s, const JobInfo& j, double at, double before_s);
   // The hull [lo_s, hi_s) of the times where capacity was given back (empty: lo_s > hi_s).
   struct Gain {
     double lo_s = std::numeric_limits<double>::infinity();
@@ -186,6 +186,16 @@ class ConservativeBackfill final : public QueuePolicy {
   std::int32_t next_free_ = 0;
   std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
   std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
+  // The last searches of this call that found no earlier start, since capacity was last given
+  // back: a job they cover is not searched (earliest_move).
+  struct Miss {
+    std::int32_t size;
+    double wall_s, at_s, before_s;  // starts were looked for from now to before_s
+    bool covers(const Miss& other) const;
+  };
+  static constexpr std::size_t kMisses = 8;
+  Miss miss_[kMisses] = {};
+  std::size_t misses_ = 0;  // searches recorded (the last kMisses kept)
 };
 
 // "fcfs" | "easy" | "conservative"; throws InputError("queue", ...) otherwise.
