@@ -96,13 +96,11 @@ double FarsConfig::migration_overhead_s() const {
 }
 
 FarsConfig FarsConfig::from_table(const Params& table) {
-  static const char* const kKeys[] = {"interval",     "overhead",   "checkpoint_cost",
-                                      "restart_cost", "queue_wait", "hold_vacated"};
+  static const std::vector<std::string> keys = table_key_names(fars_table_spec());
   for (const auto& [key, value] : table.values())
-    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
       throw InputError("fars." + key, canonical_value(value),
-                       "unknown key; expected interval, overhead, checkpoint_cost, restart_cost, "
-                       "queue_wait, hold_vacated");
+                       "unknown key; expected " + fmt::format("{}", fmt::join(keys, ", ")));
   FarsConfig c;
   c.interval_s = table_seconds(table, "interval", true, 0.0);
   if (!(c.interval_s > 0))
@@ -126,13 +124,30 @@ FarsConfig FarsConfig::from_table(const Params& table) {
 }
 
 ParamSpec fars_table_spec() {
-  return make_table_param(
-      "fars",
-      "FARS settings: { interval = I_F, overhead = \"stop_restart\" | \"live\", checkpoint_cost = "
-      "O_ckp, restart_cost = O_r, queue_wait = \"last\" | \"mean\", hold_vacated = false | true "
-      "(true: a node a move frees stays a spare until the next invocation; then a spare may "
-      "delay the head job's EASY reservation) } (policy/fars_select.hpp)",
-      {"interval", "checkpoint_cost", "restart_cost"});
+  const auto dur = [](const char* name, std::optional<Value> def, std::string help) {
+    return make_param(name, ParamKind::duration, "s", std::move(def), std::move(help), {}, 0.0);
+  };
+  ParamSpec interval = dur("interval", std::nullopt, "I_F: FARS is invoked every I_F (§5.1), > 0");
+  ParamSpec overhead =
+      make_param("overhead", ParamKind::string, "", Value(std::string("stop_restart")),
+                 "migration overhead O_F (§4.2): stop_restart = O_ckp + O_r; live = O_r",
+                 {"stop_restart", "live"});
+  ParamSpec checkpoint = dur("checkpoint_cost", std::nullopt,
+                             "O_ckp, >= 0; required with overhead = \"stop_restart\"");
+  checkpoint.optional = true;
+  ParamSpec restart = dur("restart_cost", std::nullopt, "O_r, >= 0");
+  ParamSpec wait = make_param("queue_wait", ParamKind::string, "", Value(std::string("mean")),
+                              "O_q, the expected queue wait: the last job's or the mean so far",
+                              {"last", "mean"});
+  ParamSpec hold = make_param("hold_vacated", ParamKind::boolean, "", Value(false),
+                              "true: a node a move frees stays a spare until the next "
+                              "invocation (a spare may then delay the head job's EASY "
+                              "reservation)");
+  return make_table_param("fars",
+                          "FARS settings (policy/fars_select.hpp): { interval = I_F, overhead, "
+                          "checkpoint_cost = O_ckp, restart_cost = O_r, queue_wait, "
+                          "hold_vacated }",
+                          {interval, overhead, checkpoint, restart, wait, hold});
 }
 
 void validate_fars_table(const Params& point) {

@@ -73,7 +73,7 @@ std::vector<ParamSpec> strategy_table_specs() {
     auto it = std::find_if(out.begin(), out.end(), same);
     if (it == out.end()) {
       out.push_back(row.traits.table_spec());
-      out.back().help += " Read by strategy = " + std::string(row.name);
+      out.back().help += "; read by strategy = " + std::string(row.name);
     } else {
       it->help += " | " + std::string(row.name);
     }

@@ -32,8 +32,7 @@ ZhangConfig ZhangConfig::from_table(const Params& table, double checkpoint_cost_
   const TableReader t(table, "the zhang table");
   ZhangConfig c;
   in_zhang([&] {
-    t.check_keys(
-        {"buckets", "interval", "long_run", "big_k", "lff_threshold", "migration_overhead"});
+    t.check_keys(table_key_names(zhang_table_spec()));
     c.buckets = t.integer("buckets").value_or(c.buckets);
     if (c.buckets < 1 || std::int64_t{86400} % c.buckets != 0)
       throw InputError("buckets", t.has("buckets") ? t.text("buckets") : "6",
@@ -71,14 +70,30 @@ ZhangConfig zhang_config_of(const Params& point) {
 }
 
 ParamSpec zhang_table_spec() {
-  return make_table_param(
-      "zhang",
-      "Zhang §5.2 settings (policy/zhang_checkpointing.hpp, least_failure_first.hpp): { buckets = "
-      "n per day (>= 1, dividing 86400; default 6 = 4 h), interval = checkpoint interval within "
-      "a flagged bucket (> checkpoint_cost, dividing the bucket; default min(1h, bucket)), "
-      "long_run = 5min (bucket_long), big_k = 1 (bucket_big), lff_threshold = 1 (migrate when "
-      "the failure counts differ by more), migration_overhead = 5min }",
-      {"interval", "long_run", "migration_overhead"});
+  ParamSpec buckets =
+      make_param("buckets", ParamKind::integer, "", Value(std::int64_t{6}),
+                 "buckets per day, dividing 86400 (6: 4-hour buckets; §5.2.2)", {}, 1.0);
+  buckets.max = 86400;
+  ParamSpec interval = make_param(
+      "interval", ParamKind::duration, "s", std::nullopt,
+      "checkpoint interval within a flagged bucket: > checkpoint_cost and dividing the bucket "
+      "(default min(1h, bucket))",
+      {}, 0.0);
+  interval.optional = true;
+  ParamSpec long_run =
+      make_param("long_run", ParamKind::duration, "s", Value(300.0),
+                 "bucket_long: checkpoint only jobs running at least this long", {}, 0.0);
+  ParamSpec big_k = make_param("big_k", ParamKind::integer, "", Value(std::int64_t{1}),
+                               "bucket_big: checkpoint the k largest running jobs", {}, 1.0);
+  ParamSpec lff =
+      make_param("lff_threshold", ParamKind::integer, "", Value(std::int64_t{1}),
+                 "lff_migrate: migrate when the failure counts differ by more", {}, 0.0);
+  ParamSpec overhead = make_param("migration_overhead", ParamKind::duration, "s", Value(300.0),
+                                  "lff_migrate: the cost of one migration", {}, 0.0);
+  return make_table_param("zhang",
+                          "Zhang §5.2 settings (policy/zhang_checkpointing.hpp, "
+                          "least_failure_first.hpp)",
+                          {buckets, interval, long_run, big_k, lff, overhead});
 }
 
 void validate_zhang_table(const Params& point) {

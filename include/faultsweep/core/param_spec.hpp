@@ -95,6 +95,29 @@ inline void collect_duration_keys(const std::vector<ParamSpec>& keys,
   }
 }
 
+// The sub-key names a table's spec declares (its keys, then its choices' keys, each once).
+inline std::vector<std::string> table_key_names(const ParamSpec& table) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& n) {
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  for (const ParamSpec& k : table.keys) {
+    add(k.name);
+    for (const ChoiceSpec& c : k.choice_keys)
+      for (const ParamSpec& sub : c.keys) add(sub.name);
+  }
+  return out;
+}
+
+// A table parameter whose sub-keys are declared (its duration keys derived from them).
+inline ParamSpec make_table_param(std::string name, std::string help, std::vector<ParamSpec> keys) {
+  std::vector<std::string> durations;
+  collect_duration_keys(keys, durations);
+  ParamSpec s = make_table_param(std::move(name), std::move(help), std::move(durations));
+  s.keys = std::move(keys);
+  return s;
+}
+
 struct MetricSpec {
   std::string name;
   std::string unit;  // stored as the `units` attribute; "1" for dimensionless

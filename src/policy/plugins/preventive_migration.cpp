@@ -18,6 +18,8 @@
 namespace faultsweep::policy {
 namespace {
 
+ParamSpec preventive_table_spec();  // its settings table (below)
+
 struct PreventiveConfig {
   double interval_s = 600, window_s = 3600, overhead_s = 300;
   std::int64_t max_failures = 1;
@@ -25,7 +27,7 @@ struct PreventiveConfig {
   static PreventiveConfig from_point(const Params& point) {
     const Params t = point.sub("preventive");
     TableReader r(t, "strategy = \"preventive_migrate\"");
-    r.check_keys({"interval", "window", "max_failures", "overhead"});
+    r.check_keys(table_key_names(preventive_table_spec()));
     PreventiveConfig c;
     c.interval_s = r.positive("interval", r.real_or("interval", c.interval_s));
     c.window_s = r.positive("window", r.real_or("window", c.window_s));
@@ -101,11 +103,16 @@ void PreventiveMigration::on_tick(const ClusterView& v, Decisions& out) {
 }
 
 ParamSpec preventive_table_spec() {
-  return make_table_param("preventive",
-                          "preventive migration settings: { interval = 10min (how often it "
-                          "looks), window = 1h, max_failures = 1 (a node with more failures in "
-                          "the window is risky), overhead = 5min (per move) }",
-                          {"interval", "window", "overhead"});
+  const auto dur = [](const char* name, double def, const char* help, double min) {
+    return make_param(name, ParamKind::duration, "s", Value(def), help, {}, min);
+  };
+  return make_table_param(
+      "preventive", "preventive migration settings",
+      {dur("interval", 600, "how often it looks, > 0", 0.0),
+       dur("window", 3600, "the failures of this last window count, > 0", 0.0),
+       make_param("max_failures", ParamKind::integer, "", Value(std::int64_t{1}),
+                  "a node with more failures in the window is risky", {}, 0.0),
+       dur("overhead", 300, "per move, >= 0", 0.0)});
 }
 
 void validate_preventive(const Params& point) {
