@@ -218,6 +218,7 @@ const std::vector<MetricSpec>& ClusterModel::metrics() const {
     std::vector<MetricSpec> out;
     for (const ClusterMetric& m : cluster_metrics()) out.push_back(m.spec);
     for (MetricSpec& m : policy::strategy_metrics()) out.push_back(std::move(m));
+    for (MetricSpec& m : policy::placement_metrics()) out.push_back(std::move(m));
     for (MetricSpec& m : metrics::plugin_metrics()) out.push_back(std::move(m));
     for (std::size_t i = 0; i < out.size(); ++i)
       for (std::size_t k = 0; k < i; ++k)
@@ -370,6 +371,8 @@ void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double>
   MetricSlots sink(out, metrics());
   for (const ClusterMetric& row : cluster_metrics()) sink.add(row.spec.name, row.read(m));
   strategy->report(sink);
+  allocator->report(sink);
+  if (sizes != nullptr) sizes->report(sink);
   for (const auto& o : watchers) o->report(sink);
 }
 

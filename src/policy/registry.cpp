@@ -1,5 +1,6 @@
 #include "faultsweep/policy/registry.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "faultsweep/core/error.hpp"
@@ -34,29 +35,47 @@ const Choice<QueueFactory, QueueTraits> kQueues[] = {
      {.keeps_state = ConservativeBackfill::kKeepsState}},
 };
 
-const Choice<AllocatorFactory> kAllocators[] = {
+std::vector<MetricSpec> reliability_fit_metrics() {
+  return {{"allocator_node_fits", "1",
+           "per-node MLE fits the reliability-aware allocator (ras, ljras, ra) ran at its refit "
+           "instants (a node is refitted only when its failure count changed)"}};
+}
+std::vector<MetricSpec> ra_opt_fit_metrics() {
+  return {{"size_chooser_node_fits", "1",
+           "per-node MLE fits moldable_size = \"ra_opt\" ran at its refit instants"}};
+}
+
+const Choice<AllocatorFactory, PlacementTraits> kAllocators[] = {
     {"first_fit", "lowest free ids", make_alloc<FirstFit>},
     {"round_robin", "the next free ids after the last handed out, wrapping",
      make_alloc<RoundRobin>},
     {"lff", "Least Failure First: fewest failures so far, then lowest ids (Zhang §5.2.3)",
      make_alloc<LeastFailureFirst>},
-    {"ras", "Gottumukkala Fig. 5.1: the k adjacent free nodes of max R_sys over the run time",
-     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ras, p); }},
-    {"ljras", "Gottumukkala Fig. 5.4: max R_sys window above ljras_threshold, min below",
-     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ljras, p); }},
-    {"ra", "Gottumukkala §6.4.1.3: the k most reliable free nodes",
-     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ra, p); }},
+    {"ras",
+     "Gottumukkala Fig. 5.1: the k adjacent free nodes of max R_sys over the run time",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ras, p); },
+     {reliability_fit_metrics}},
+    {"ljras",
+     "Gottumukkala Fig. 5.4: max R_sys window above ljras_threshold, min below",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ljras, p); },
+     {reliability_fit_metrics}},
+    {"ra",
+     "Gottumukkala §6.4.1.3: the k most reliable free nodes",
+     [](const Params& p) { return make_reliability_allocator(ReliabilityMode::ra, p); },
+     {reliability_fit_metrics}},
 };
 
-const Choice<SizeFactory> kSizes[] = {
+const Choice<SizeFactory, PlacementTraits> kSizes[] = {
     {"max", "the requested size (rigid)",
      [](const Params&) -> std::unique_ptr<SizeChooser> { return std::make_unique<MaxSize>(); }},
     {"free", "min(requested, free) if >= moldable_min_fraction x requested, else wait",
      [](const Params& p) -> std::unique_ptr<SizeChooser> {
        return std::make_unique<FreeSize>(p.real("moldable_min_fraction"));
      }},
-    {"ra_opt", "Gottumukkala Fig. 6.6: grow k while E[T_c(k+1)] <= E[T_c(k)] (Eq. 6.1)",
-     make_ra_opt},
+    {"ra_opt",
+     "Gottumukkala Fig. 6.6: grow k while E[T_c(k+1)] <= E[T_c(k)] (Eq. 6.1)",
+     make_ra_opt,
+     {ra_opt_fit_metrics}},
     {"all", "Gottumukkala §6.4.1.1: every up node, once no job holds any",
      [](const Params&) -> std::unique_ptr<SizeChooser> { return std::make_unique<AllSize>(); }},
 };
@@ -167,10 +186,10 @@ const Choice<StrategyFactory, StrategyTraits> kStrategies[] = {
 std::span<const Choice<QueueFactory, QueueTraits>> queue_policies() {
   return kQueues;
 }
-std::span<const Choice<AllocatorFactory>> allocators() {
+std::span<const Choice<AllocatorFactory, PlacementTraits>> allocators() {
   return kAllocators;
 }
-std::span<const Choice<SizeFactory>> size_choosers() {
+std::span<const Choice<SizeFactory, PlacementTraits>> size_choosers() {
   return kSizes;
 }
 std::span<const Choice<CheckpointMode>> checkpoint_policies() {
@@ -181,6 +200,26 @@ std::span<const Choice<OnFailure>> failure_rules() {
 }
 std::span<const Choice<StrategyFactory, StrategyTraits>> strategies() {
   return kStrategies;
+}
+
+namespace {
+template <class Table>
+void add_row_metrics(Table table, std::vector<MetricSpec>& out) {
+  for (const auto& row : table) {
+    if (row.traits.metrics == nullptr) continue;
+    for (MetricSpec& m : row.traits.metrics())
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const MetricSpec& o) { return o.name == m.name; }))
+        out.push_back(std::move(m));
+  }
+}
+}  // namespace
+
+std::vector<MetricSpec> placement_metrics() {
+  std::vector<MetricSpec> out;
+  add_row_metrics(allocators(), out);
+  add_row_metrics(size_choosers(), out);
+  return out;
 }
 
 CheckpointMode checkpoint_mode_from(std::string_view name) {

@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "faultsweep/metrics/registry.hpp"
+#include "faultsweep/policy/registry.hpp"
+#include "faultsweep/policy/reliability_aware.hpp"
 #include "sim_support.hpp"
 
 using namespace faultsweep;
@@ -52,16 +54,27 @@ std::vector<workload::Job> busy_jobs(Engine& rng) {
   return jobs;
 }
 
+// 40 jobs and 60 failures on 8 nodes, drawn from seed 20261126, replica k.
+struct Busy {
+  std::vector<workload::Job> jobs;
+  std::vector<failures::FailureEvent> fails;
+  sim::SimConfig cfg;
+  explicit Busy(std::uint64_t k) {
+    Engine rng = make_stream(20261126, k, Purpose::tiebreaks, "signals");
+    jobs = busy_jobs(rng);
+    fails = testing::random_failures(rng, 8);
+    cfg.nodes = 8;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("engine signals: one per event of the run, and watching changes nothing",
           "[sim][signals]") {
-  Engine rng = make_stream(20261126, 0, Purpose::tiebreaks,
-                           "signals");  // fixed seed: 40 jobs, 60 failures on 8 nodes
-  const auto jobs = busy_jobs(rng);
-  const auto fails = testing::random_failures(rng, 8);
-  sim::SimConfig cfg;
-  cfg.nodes = 8;
+  const Busy b(0);
+  const auto& jobs = b.jobs;
+  const auto& fails = b.fails;
+  const sim::SimConfig& cfg = b.cfg;
   const testing::Run plain = testing::simulate(cfg, jobs, fails, "easy");
 
   testing::ListFailures source(fails);
@@ -88,21 +101,17 @@ TEST_CASE("engine signals: one per event of the run, and watching changes nothin
 
 TEST_CASE("metric plug-in job_interruptions: the most failures that hit one job",
           "[sim][signals][plugin]") {
-  Engine rng = make_stream(20261126, 1, Purpose::tiebreaks, "signals");
-  const auto jobs = busy_jobs(rng);
-  const auto fails = testing::random_failures(rng, 8);
-  sim::SimConfig cfg;
-  cfg.nodes = 8;
-  testing::ListFailures source(fails);
+  const Busy b(1);
+  testing::ListFailures source(b.fails);
   auto q = policy::make_queue_policy("fcfs");
   auto a = policy::make_allocator("first_fit");
-  sim::Simulation s(cfg, jobs, source, *q, *a);
+  sim::Simulation s(b.cfg, b.jobs, source, *q, *a);
   const auto& rows = metrics::metric_plugins();
   const auto row = std::find_if(rows.begin(), rows.end(), [](const metrics::MetricPlugin& p) {
     return p.name == "job_interruptions";
   });
   REQUIRE(row != rows.end());
-  const auto watcher = row->make({cfg.nodes, jobs.size()});
+  const auto watcher = row->make({b.cfg.nodes, b.jobs.size()});
   s.observe(watcher.get());
   (void)s.run();
   std::int32_t most = 0;
@@ -128,4 +137,26 @@ TEST_CASE("MetricSlots: by name, undeclared names and missing ones are bugs", "[
   sink.add("a", 1.0);
   CHECK_NOTHROW(sink.require_all());
   CHECK_THROWS(sink.add("c", 1.0));
+}
+
+TEST_CASE("allocators report the metrics their rows declare, by name", "[signals][reliability]") {
+  const Busy b(2);
+  testing::ListFailures source(b.fails);
+  auto q = policy::make_queue_policy("easy");
+  reliability::OnlineOptions o;
+  o.refit_s = 200;  // refit often: the run lasts ~5,000 s
+  policy::ReliabilityAllocator a(policy::ReliabilityMode::ra, o, 0);
+  sim::Simulation s(b.cfg, b.jobs, source, *q, a);
+  (void)s.run();
+  MapSink sink;
+  a.report(sink);
+  REQUIRE(a.model().node_fits() > 0);
+  CHECK(sink.values.at("allocator_node_fits") == static_cast<double>(a.model().node_fits()));
+  // The row declares what the class reports; a first fit reports nothing.
+  const auto& row = policy::find_choice(policy::allocators(), "allocator", "ra");
+  REQUIRE(row.traits.metrics != nullptr);
+  CHECK(row.traits.metrics().front().name == "allocator_node_fits");
+  MapSink none;
+  policy::FirstFit().report(none);
+  CHECK(none.values.empty());
 }

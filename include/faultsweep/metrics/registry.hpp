@@ -3,8 +3,8 @@
 // and reports what it measured by name at the end of a replica. A new metric is one file in
 // src/metrics/ (its Observer, its declarations and a factory) plus one row in
 // src/metrics/registry.cpp: the cluster model appends the rows' metrics to its results, after
-// the built-in and the strategies' metrics, in row order, and `faultsweep models cluster`
-// lists them.
+// the built-in, the strategies', the allocators' and the size choosers' metrics, in row order, and
+// `faultsweep models cluster` lists them.
 #include <cstddef>
 #include <memory>
 #include <span>

@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/node_set.hpp"
@@ -38,6 +39,8 @@ class Allocator {
   void allocate(const NodeSet& free, std::span<std::int32_t> out) {
     allocate(AllocationContext{}, free, out);
   }
+  // At the end of a replica: the metrics its registry row declares (PlacementTraits), by name.
+  virtual void report(MetricSink& sink) const { (void)sink; }
 };
 
 // The lowest free node ids: reproducible, but it concentrates work (and the failures of

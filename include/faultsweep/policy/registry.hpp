@@ -28,6 +28,12 @@ struct QueueTraits {
   bool keeps_state = false;
 };
 
+// What the model needs to know of an allocator or size chooser without naming it: the metrics
+// it reports through report() (0 at points that use another).
+struct PlacementTraits {
+  std::vector<MetricSpec> (*metrics)() = nullptr;
+};
+
 // What the model needs to know of a runtime strategy without naming it: what it reads and
 // asks of the point (checked by validate_strategy), its own settings table and its metrics.
 struct StrategyTraits {
@@ -67,8 +73,8 @@ using SizeFactory = std::unique_ptr<SizeChooser> (*)(const Params&);
 using StrategyFactory = std::unique_ptr<RuntimeStrategy> (*)(const Params&);
 
 std::span<const Choice<QueueFactory, QueueTraits>> queue_policies();
-std::span<const Choice<AllocatorFactory>> allocators();
-std::span<const Choice<SizeFactory>> size_choosers();
+std::span<const Choice<AllocatorFactory, PlacementTraits>> allocators();
+std::span<const Choice<SizeFactory, PlacementTraits>> size_choosers();
 std::span<const Choice<CheckpointMode>> checkpoint_policies();
 std::span<const Choice<OnFailure>> failure_rules();
 std::span<const Choice<StrategyFactory, StrategyTraits>> strategies();
@@ -84,6 +90,8 @@ void check_strategy_traits(const Params& point, const StrategyTraits& t, std::st
 // it) and metrics (each once, in row order).
 std::vector<ParamSpec> strategy_table_specs();
 std::vector<MetricSpec> strategy_metrics();
+// The allocators' and size choosers' metrics (each once, allocators first, in row order).
+std::vector<MetricSpec> placement_metrics();
 
 // "one of \"a\", \"b\", \"c\"": the `expected` text of an InputError.
 template <class Make, class Traits>

@@ -54,6 +54,9 @@ class ReliabilityAllocator final : public Allocator {
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
   const reliability::OnlineReliability& model() const { return model_; }
+  void report(MetricSink& sink) const override {
+    sink.add("allocator_node_fits", static_cast<double>(model_.node_fits()));
+  }
 
  private:
   // Mode ra: the k least (hazard, id) of the free nodes.
@@ -100,6 +103,9 @@ class RaOptSize final : public SizeChooser {
   bool may_exceed_request() const override { return true; }
   std::int32_t choose(const SizeRequest& r) const override;
   const reliability::OnlineReliability& model() const { return model_; }
+  void report(MetricSink& sink) const override {
+    sink.add("size_chooser_node_fits", static_cast<double>(model_.node_fits()));
+  }
 
  private:
   mutable reliability::OnlineReliability model_;

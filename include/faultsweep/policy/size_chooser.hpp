@@ -8,6 +8,7 @@
 #include <memory>
 #include <string_view>
 
+#include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/failures/node_history.hpp"
 #include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/node_set.hpp"
@@ -47,6 +48,8 @@ class SizeChooser {
   // The size a moldable job requesting `requested` nodes starts with when `free_nodes` are
   // free, in 1 .. min(requested, free_nodes); 0: it waits.
   virtual std::int32_t choose(const SizeRequest& r) const = 0;
+  // At the end of a replica: the metrics its registry row declares (PlacementTraits), by name.
+  virtual void report(MetricSink& sink) const { (void)sink; }
   std::int32_t choose(std::int32_t requested, int free_nodes) const {
     SizeRequest r;
     r.requested = requested;
