@@ -21,7 +21,6 @@
 #include "faultsweep/failures/predictor.hpp"
 #include "faultsweep/metrics/registry.hpp"
 #include "faultsweep/policy/allocator.hpp"
-#include "faultsweep/policy/fars_select.hpp"
 #include "faultsweep/policy/python.hpp"
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/policy/registry.hpp"
