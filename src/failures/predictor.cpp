@@ -103,15 +103,7 @@ ParamSpec Predictor::table_spec() {
 
 Predictor Predictor::from_table(const Params& table, int nodes) {
   // The keys of table_spec(): kind and its choices' keys.
-  static const std::vector<std::string> allowed = [] {
-    std::vector<std::string> names;
-    for (const ParamSpec& k : table_spec().keys) {
-      names.push_back(k.name);
-      for (const ChoiceSpec& c : k.choice_keys)
-        for (const ParamSpec& sub : c.keys) names.push_back(sub.name);
-    }
-    return names;
-  }();
+  static const std::vector<std::string> allowed = table_key_names(table_spec());
   for (const auto& [key, value] : table.values())
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
       throw InputError("predictor." + key, canonical_value(value),

@@ -203,6 +203,7 @@ std::span<const Choice<StrategyFactory, StrategyTraits>> strategies() {
 }
 
 namespace {
+// The metrics the rows of `table` declare, appended to `out` (each name once, in row order).
 template <class Table>
 void add_row_metrics(Table table, std::vector<MetricSpec>& out) {
   for (const auto& row : table) {
@@ -214,6 +215,12 @@ void add_row_metrics(Table table, std::vector<MetricSpec>& out) {
   }
 }
 }  // namespace
+
+std::vector<MetricSpec> strategy_metrics() {
+  std::vector<MetricSpec> out;
+  add_row_metrics(strategies(), out);
+  return out;
+}
 
 std::vector<MetricSpec> placement_metrics() {
   std::vector<MetricSpec> out;

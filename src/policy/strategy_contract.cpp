@@ -81,16 +81,4 @@ std::vector<ParamSpec> strategy_table_specs() {
   return out;
 }
 
-std::vector<MetricSpec> strategy_metrics() {
-  std::vector<MetricSpec> out;
-  for (const auto& row : strategies()) {
-    if (row.traits.metrics == nullptr) continue;
-    for (MetricSpec& m : row.traits.metrics())
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const MetricSpec& o) { return o.name == m.name; }))
-        out.push_back(std::move(m));
-  }
-  return out;
-}
-
 }  // namespace faultsweep::policy

@@ -60,9 +60,8 @@ void Simulation::on_failure() {
   }
 }
 
-// Node n fails now until up_s: its effect on the node and on what runs there; the job it
-// interrupted, or -1.
-std::int32_t Simulation::fail_node(std::int32_t n, double up_s) {
+// Node n fails now until up_s: its effect on the node and on what runs there.
+void Simulation::fail_node(std::int32_t n, double up_s) {
   const auto i = static_cast<std::size_t>(n);
   switch (node_state_[i]) {
     case NodeState::down:  // already down: the down period extends to the later end
@@ -71,28 +70,25 @@ std::int32_t Simulation::fail_node(std::int32_t n, double up_s) {
         events_.push(up_s, EventType::node_repair, n, ++node_generation_[i]);
         dirty_ = true;  // a later repair changes EASY's view of future capacity
       }
-      return -1;
+      return;
     case NodeState::idle:
       free_.erase(n);
       take_down(n, up_s);
       dirty_ = true;  // EASY's view of future capacity changed
-      return -1;
+      return;
     case NodeState::spare:  // leaves the spare pool; idle again after its repair
       --spare_count_;
       take_down(n, up_s);
-      return -1;
-    case NodeState::busy: {
-      const std::int32_t j = node_owner_[i];
-      interrupt(j, n, up_s);
-      return j;
-    }
+      return;
+    case NodeState::busy:
+      interrupt(node_owner_[i], n, up_s);
+      return;
     case NodeState::held:  // a suspended job loses one more node until its repair
       take_down(n, up_s);
       ++jobs_[static_cast<std::size_t>(node_owner_[i])].down_nodes;
       dirty_ = true;  // the suspended job's expected end may move later
-      return -1;
+      return;
   }
-  return -1;
 }
 
 void Simulation::on_repair(std::int32_t n) {

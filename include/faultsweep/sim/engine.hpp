@@ -248,7 +248,7 @@ class Simulation final : private policy::ReleaseSource,
 
   // Failures and repairs (engine_failures.cpp).
   void pull_failure();
-  std::int32_t fail_node(std::int32_t n, double up_s);  // the job it interrupted, or -1
+  void fail_node(std::int32_t n, double up_s);
   void take_down(std::int32_t n, double up_s);
   void schedule_warning();
 
