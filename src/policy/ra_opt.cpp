@@ -70,14 +70,22 @@ int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup&
   const reliability::SurvivalGrid grid = reliability::survival_grid(hi * std::ldexp(1.0, -30), hi);
   std::vector<double> h(grid.y.size(), 0.0);
   std::size_t live = h.size();  // points beyond: survival exp(-h) underflows (h grows in y, k)
+  // Adds a node's hazard at every live point: its Eq. 5.2 term at age, (age/eta)^beta, is the
+  // same at every point, so it is computed once (the same value PlanNode::hazard subtracts).
   const auto add_node = [&](const PlanNode& node) {
-    for (std::size_t q = 0; q < live; ++q) {
-      h[q] += node.hazard(grid.y[q]);
-      if (h[q] > 745) {
-        live = q + 1;
-        break;
+    if (!(node.scale_s < kInf)) return;  // hazard 0 everywhere
+    const auto add = [&](auto&& hazard_at) {
+      for (std::size_t q = 0; q < live; ++q) {
+        h[q] += hazard_at(grid.y[q]);
+        if (h[q] > 745) {
+          live = q + 1;
+          break;
+        }
       }
-    }
+    };
+    if (node.shape == 1.0) return add([&](double y) { return y / node.scale_s; });
+    const double at_age = std::pow(node.age_s / node.scale_s, node.shape);
+    add([&](double y) { return std::pow((node.age_s + y) / node.scale_s, node.shape) - at_age; });
   };
   const auto mttf = [&] {
     double m = 0;
