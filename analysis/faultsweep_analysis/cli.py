@@ -84,6 +84,8 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
     c.add_argument("file", help="CSV written by build/bench/bench_scaling")
     c.add_argument("--out", required=True, help="PNG file to write")
+    c.add_argument("--markdown", help="also write the cost table (jobs per CPU s, slopes, peak "
+                   "memory) as Markdown to this file")
     rep = sub.add_parser("report", help="the reproduction report (HTML + Markdown) from the "
                          "results of scripts/reproduce.sh; needs analysis/ on PYTHONPATH")
     rep.add_argument("--results", required=True, help="results root, e.g. results/quick")
@@ -104,13 +106,17 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
     warnings.showwarning = _warn_to_stderr
     try:
         if args.command == "scaling":
-            from .scaling import plot_scaling, read_scaling, slopes
+            from .scaling import markdown_table, plot_scaling, read_scaling, slopes
 
             frame = read_scaling(args.file)
             with pd.option_context("display.width", 200):
                 print(slopes(frame).to_string(index=False, float_format=lambda v: f"{v:.3g}"))
             plot_scaling(frame, args.out)
             print(args.out)
+            if args.markdown:
+                with open(args.markdown, "w", encoding="utf-8") as f:
+                    f.write(markdown_table(frame))
+                print(args.markdown)
             return 0
         if args.command == "report":
             from reproduce.report.__main__ import run  # the checkout's analysis/reproduce

@@ -48,6 +48,30 @@ def slopes(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _jobs_per_s(v: float) -> str:
+    return f"{v / 1e6:.2f} M" if v >= 1e6 else f"{v / 1e3:.0f}k" if v >= 1e4 else f"{v:,.0f}"
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """One row per (queue, allocator): failure-free jobs per CPU second at each machine size,
+    the slopes per doubling and the peak memory at the largest size, as a Markdown table."""
+    sizes = sorted(frame.nodes.unique())
+    s = slopes(frame).set_index(["queue", "allocator"])
+    head = (["queue + allocator"] + [f"{n:,} nodes (jobs/s)" for n in sizes]
+            + ["per doubling of nodes", "per doubling of failures", "peak memory (MiB)"])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (queue, alloc), g in frame.groupby(["queue", "allocator"], sort=False):
+        free = g[(g.failures_per_job == 0) & (g.jobs_per_cpu_s > 0)].set_index("nodes")
+        row = s.loc[(queue, alloc)]
+        cells = [f"{queue} + {alloc}"]
+        cells += [_jobs_per_s(free.jobs_per_cpu_s[n]) if n in free.index else "—" for n in sizes]
+        cells += [f"{row[c]:.2f}" if np.isfinite(row[c]) else "—"
+                  for c in ("slope_per_node_doubling", "slope_per_failure_doubling")]
+        cells.append(f"{row.peak_rss_mib_largest:.0f} ({int(row.largest_nodes):,} nodes)")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def plot_scaling(frame: pd.DataFrame, out_png) -> None:
     import matplotlib
     matplotlib.use("Agg")

@@ -47,3 +47,16 @@ def test_not_a_scaling_csv(tmp_path, capsys):
     bad.write_text("a,b\n1,2\n")
     assert cli_main(["scaling", str(bad), "--out", str(tmp_path / "x.png")]) == 2
     assert "not a bench_scaling CSV" in capsys.readouterr().err
+
+
+def test_markdown_table(csv, tmp_path):
+    md = tmp_path / "scaling.md"
+    assert cli_main(["scaling", str(csv), "--out", str(tmp_path / "s.png"),
+                     "--markdown", str(md)]) == 0
+    lines = md.read_text().splitlines()
+    assert lines[0].startswith("| queue + allocator | 128 nodes (jobs/s) | 256 nodes")
+    easy = next(line for line in lines if line.startswith("| easy + first_fit"))
+    # 1e5 jobs/s at 128 nodes, half at 256; slope 1.00 per node doubling, 0.58 per failures'
+    assert easy.split(" | ")[1:6] == ["100k", "50k", "25k", "1.00", "0.58"]
+    fcfs = next(line for line in lines if line.startswith("| fcfs + first_fit"))
+    assert fcfs.split(" | ")[4:6] == ["0.00", "—"]
