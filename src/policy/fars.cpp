@@ -74,23 +74,44 @@ void FarsRuntime::build_pool(const ClusterView& v) {
     if (predicted_[static_cast<std::size_t>(n)] == 0) pool_.push_back(n);
 }
 
-// §4: the running jobs with at least one predicted node.
-void FarsRuntime::find_suspicious(const ClusterView& v) {
+// §4: the running jobs with at least one predicted node, in running() order (estimated end,
+// then id). Found from the predicted nodes' owners: the cost follows the prediction, not the
+// machine (a pass over every running job's nodes per invocation would be O(nodes)).
+void FarsRuntime::find_suspicious(const ClusterView& v, std::span<const std::int32_t> predicted) {
   suspicious_.clear();
-  for (const Release& r : v.running()) {
-    const JobView j = v.job(r.job);
+  owners_.clear();
+  for (const std::int32_t n : predicted) {
+    std::uint8_t& flag = predicted_[static_cast<std::size_t>(n)];
+    if (flag == 0) continue;  // listed twice: counted once
+    flag = 0;
+    const std::int32_t owner = v.node_owner(n);
+    if (owner >= 0) owners_.push_back(owner);
+  }
+  for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 1;
+  std::sort(owners_.begin(), owners_.end());
+  for (std::size_t a = 0, b = 0; a < owners_.size(); a = b) {
+    while (b < owners_.size() && owners_[b] == owners_[a]) ++b;
+    const JobView j = v.job(owners_[a]);
     if (!j.running) continue;
-    std::int32_t s = 0;
-    for (const std::int32_t n : j.nodes) s += predicted_[static_cast<std::size_t>(n)];
-    if (s == 0) continue;
     SuspiciousJob sj;
     sj.id = j.id;
     sj.size = j.size;
-    sj.suspicious = s;
+    sj.suspicious = static_cast<std::int32_t>(b - a);
     sj.safe_point_s = j.safe_point_s;
     sj.runtime_s = std::max(j.estimate_s, 1e-9);
     suspicious_.push_back(sj);
+    end_s_.push_back(j.est_end_s);
   }
+  // Into running()'s order by (estimated end, id), both kept in step.
+  order_.resize(suspicious_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+    return end_s_[a] != end_s_[b] ? end_s_[a] < end_s_[b] : suspicious_[a].id < suspicious_[b].id;
+  });
+  sorted_.clear();
+  for (const std::size_t i : order_) sorted_.push_back(suspicious_[i]);
+  suspicious_.swap(sorted_);
+  end_s_.clear();
 }
 
 void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
@@ -105,7 +126,7 @@ void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {
   build_pool(v);
   pool_sum_ += static_cast<double>(pool_.size());
   if (!predicted.empty()) {
-    find_suspicious(v);
+    find_suspicious(v, predicted);
     if (!suspicious_.empty()) move_suspicious(v, out);
   }
   for (const std::int32_t n : predicted) predicted_[static_cast<std::size_t>(n)] = 0;

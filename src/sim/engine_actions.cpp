@@ -32,6 +32,7 @@ policy::JobView Simulation::job(std::int32_t id) const {
   v.progress_s = r.progress_s;
   v.exec_start_s = r.exec_start_s;
   v.running = r.state == JobState::running;
+  v.est_end_s = r.est_end_s;
   v.waiting_s = r.waiting_s + (r.state == JobState::waiting ? now_ - r.since_s : 0.0);
   // The last point a failure would roll back to: the end of the execution's lead (a move or
   // checkpoint-now), or its last completed periodic checkpoint.

@@ -77,10 +77,29 @@ class Checked final : public policy::RuntimeStrategy {
     }
     CHECK(onto_idle <= extra);
     moves += static_cast<std::int64_t>(d.moves.size());
+    if (!predicted.empty()) check_suspicious(v, is_predicted);
   }
-  std::int64_t moves = 0;
+  std::int64_t moves = 0, suspicious = 0;
 
  private:
+  // §4's suspicious jobs by their definition: every running job with a predicted node, with
+  // how many, in running() order.
+  template <class IsPredicted>
+  void check_suspicious(const policy::ClusterView& v, IsPredicted&& is_predicted) {
+    std::vector<std::pair<std::int64_t, std::int32_t>> expected, got;
+    for (const policy::Release& r : v.running()) {
+      const policy::JobView j = v.job(r.job);
+      if (!j.running) continue;
+      const auto s =
+          static_cast<std::int32_t>(std::count_if(j.nodes.begin(), j.nodes.end(), is_predicted));
+      if (s > 0) expected.emplace_back(j.id, s);
+    }
+    for (const policy::SuspiciousJob& j : fars_.last_suspicious())
+      got.emplace_back(j.id, j.suspicious);
+    CHECK(got == expected);
+    suspicious += static_cast<std::int64_t>(got.size());
+  }
+
   policy::FarsRuntime fars_;
 };
 
@@ -124,7 +143,7 @@ Outcome run(const std::vector<workload::Job>& jobs, const std::vector<failures::
 TEST_CASE("fars: moves only onto EASY's extra nodes; invariants hold; same failures as without",
           "[fars][property]") {
   Engine rng = make_stream(20090501, 0, Purpose::tiebreaks, "fars-property");
-  std::int64_t moves = 0;
+  std::int64_t moves = 0, suspicious = 0;
   for (int rep = 0; rep < 150; ++rep) {
     const int nodes = 4 + static_cast<int>(uniform01(rng) * 12);
     const auto jobs = random_jobs(rng, nodes);
@@ -140,8 +159,10 @@ TEST_CASE("fars: moves only onto EASY's extra nodes; invariants hold; same failu
     CHECK(with.m.jobs == without.m.jobs);
     CHECK(with.m.migrations <= checked.moves);  // a migration moves one or more processes
     moves += checked.moves;
+    suspicious += checked.suspicious;
   }
   CHECK(moves > 100);  // not vacuous
+  CHECK(suspicious > 100);
 }
 
 TEST_CASE("fars: with a perfect predictor a suspicious job moves before its node fails", "[fars]") {

@@ -46,6 +46,7 @@ struct JobView {
   double safe_point_s = 0;  // its last checkpoint (or move), or its start: what a failure keeps
   double waiting_s = 0;     // time it has spent in the queue so far
   bool running = false;     // false: suspended, waiting for a repair
+  double est_end_s = 0;     // running: its estimated end, its key in running()
   std::span<const std::int32_t> nodes;
 };
 

@@ -18,6 +18,7 @@
 // invocation, and may then delay the head job's reservation by up to I_F. Conservative backfilling
 // is not supported (its reservations of every queued job are not in the view): an InputError.
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,8 @@ class FarsRuntime final : public RuntimeStrategy {
 
   // The spare pool of the last invocation (tests).
   const std::vector<std::int32_t>& last_pool() const { return pool_; }
+  // The suspicious jobs of the last invocation that had a prediction (tests).
+  const std::vector<SuspiciousJob>& last_suspicious() const { return suspicious_; }
   std::int64_t invocations() const { return invocations_; }
   double pool_node_invocations() const { return pool_sum_; }
   const std::vector<std::int32_t>& held() const { return held_; }  // vacated, not yet released
@@ -49,7 +52,7 @@ class FarsRuntime final : public RuntimeStrategy {
   int reservation_extra(const ClusterView& v) const;
   void release_held(const ClusterView& v, Decisions& out);
   void build_pool(const ClusterView& v);
-  void find_suspicious(const ClusterView& v);
+  void find_suspicious(const ClusterView& v, std::span<const std::int32_t> predicted);
   void move_suspicious(const ClusterView& v, Decisions& out);
 
   FarsStrategy kind_;
@@ -59,7 +62,10 @@ class FarsRuntime final : public RuntimeStrategy {
   FarsSelector selector_;
   std::vector<std::uint8_t> predicted_;  // by node
   std::vector<std::int32_t> pool_;
-  std::vector<SuspiciousJob> suspicious_;
+  std::vector<SuspiciousJob> suspicious_, sorted_;
+  std::vector<std::int32_t> owners_;  // find_suspicious' scratch: owners of predicted nodes
+  std::vector<double> end_s_;         // .. and the estimated end of each suspicious job
+  std::vector<std::size_t> order_;
   FarsSelection selection_;
   std::vector<std::int32_t> held_;  // nodes the last invocation's moves vacated (hold_vacated)
   std::int64_t invocations_ = 0;
