@@ -2,8 +2,9 @@
 // counts and bit-exact times for fixed streams. The simulator's event selection and draw handling
 // may change for speed, never its results; these cases cover what such a change can get wrong:
 // simultaneous events (constant laws: ties go to the lower processor index), N not a power of
-// two, N = 1, bit sets of several words (N > 64), repairs that end Down, and non-exponential
-// laws (a lognormal draw consumes a variable number of uniforms).
+// two, N = 1, bit sets of several words (N > 64), repairs that end Down, non-exponential laws
+// (a lognormal draw consumes a variable number of uniforms), and pairs of laws of one kind or of
+// different kinds.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -52,6 +53,13 @@ TEST_CASE("checkpoint_sim: pinned results for fixed streams", "[checkpoint_sim]"
        26222, 3320, 70, 70, 0x1.482p+15, 0x1.d9fced19fa91bp+20},
       {1, 1, Dist::exponential(h), Dist::exponential(h), 300, 15, 60, 60, 30,  //
        725, 363, 4138, 325, 0x1.211cdp+20, 0x1.324169ba2cb66p+20},
+      // Both laws Weibull (a simulator may specialise a pair of laws of one kind), and a
+      // continuous law beside a constant one.
+      {32, 9, Dist::weibull(0.7, 70 * min), Dist::weibull(1.3, 75 * min), 130, 15.3, 76.5, 76.5,
+       30,  //
+       17451, 3511, 14882, 2288, 0x1.a9493cccccca4p+20, 0x1.0c79584553ap+10},
+      {3, 2, Dist::exponential(h), Dist::constant(h), 300, 15, 60, 60, 30,  //
+       2119, 695, 3890, 558, 0x1.10b5cp+20, 0x1.3139490ee69bdp+20},
   };
   for (const Pinned& c : cases) {
     SimConfig cfg;
