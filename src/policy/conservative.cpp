@@ -120,6 +120,7 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
   const bool incremental = same_queue(s) && base_only_grew(s.now_s);
   Gain since{-kNever, kNever};  // capacity given back since the last call
   if (incremental) {
+    profile_.forget_before(s.now_s);
     since = Gain{};
     for (std::size_t k = 0; k < grown_.size(); ++k)
       if (grown_[k].nodes > 0)
@@ -157,6 +158,15 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
   return at;
 }
 
+// Capacity given back from lo_s on: a search that found nothing might find it now, unless
+// every step it looked at starts before lo_s (its windows end by its reach).
+void ConservativeBackfill::forget_misses(double lo_s) {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k)
+    if (miss_[k].reach_s() <= lo_s) miss_[kept++] = miss_[k];
+  misses_ = kept;
+}
+
 // A search that found no earlier start for this job finds none for `other` either, if the
 // profile only lost capacity in between: at every start before other's bound, other's window
 // (up to its slot or its end, whichever comes first) holds this job's, and this job's held a
@@ -192,8 +202,9 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
                  to != at) {
         profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
         profile_.add(to, to + j.est_wall_s, -j.size);
-        moved_[pos] = {at, at + j.est_wall_s};
-        misses_ = 0;  // capacity given back: a search that found nothing might find it
+        // Where its new slot overlaps the old one, nothing was given back.
+        moved_[pos] = {std::max(at, to + j.est_wall_s), at + j.est_wall_s};
+        forget_misses(moved_[pos].lo_s);
         head.cover(moved_[pos]);
         at = to;
       }

@@ -18,6 +18,9 @@ class AvailabilityProfile {
 
   // `nodes` free from `t0_s` on, forever. Times before t0_s must not be asked.
   void reset(double t0_s, std::int32_t nodes);
+  // Forgets the steps before t_s (as reset() at t_s would, keeping the counts from t_s on),
+  // so that searches from t_s start at the first step. Times before t_s must not be asked.
+  void forget_before(double t_s);
   // Adds `nodes` (negative: takes them) over [begin_s, end_s) (end_s may be kNever); nothing if
   // end_s <= begin_s.
   void add(double begin_s, double end_s, std::int32_t nodes);

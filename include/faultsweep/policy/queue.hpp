@@ -4,6 +4,7 @@
 // policy after every instant at which something changed. The interface is narrow: the policy
 // sees the waiting jobs, their sizes and estimated wall times, the free node count, and the
 // times at which busy or down nodes are expected back; it returns positions to start.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -192,7 +193,11 @@ class ConservativeBackfill final : public QueuePolicy {
     std::int32_t size;
     double wall_s, at_s, before_s;  // starts were looked for from now to before_s
     bool covers(const Miss& other) const;
+    // Every step the search looked at starts before this (its starts end their windows by
+    // then: before_s + wall_s, or at_s, where the job's own slot held them).
+    double reach_s() const { return std::min(at_s, before_s + wall_s); }
   };
+  void forget_misses(double lo_s);
   static constexpr std::size_t kMisses = 8;
   Miss miss_[kMisses] = {};
   std::size_t misses_ = 0;  // searches recorded (the last kMisses kept)
