@@ -36,11 +36,19 @@ std::size_t AvailabilityProfile::split_at(double t_s, std::size_t first) {
   return k + 1;
 }
 
+// Branch-free: every step is copied, and kept only if its count differs from the last kept.
 void AvailabilityProfile::forget_before(double t_s) {
   const std::size_t k = step_of(t_s, 0);
-  time_s_.erase(time_s_.begin(), time_s_.begin() + static_cast<std::ptrdiff_t>(k));
-  free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(k));
   time_s_[0] = t_s;
+  free_[0] = free_[k];
+  std::size_t out = 1;
+  for (std::size_t m = k + 1; m < time_s_.size(); ++m) {
+    time_s_[out] = time_s_[m];
+    free_[out] = free_[m];
+    out += static_cast<std::size_t>(free_[m] != free_[out - 1]);
+  }
+  time_s_.resize(out);
+  free_.resize(out);
 }
 
 // The steps of the range are walked once, adding as they go; the end splits the last step

@@ -91,9 +91,8 @@ bool ConservativeBackfill::base_only_grew(double now_s) {
 }
 
 // The profile from scratch: this call's base minus the reservations of the waiting jobs, in
-// queue order. keep_all: they all still fit (checked by the caller); else each is kept where
-// it still fits, from now at the earliest, and dropped otherwise.
-void ConservativeBackfill::rebuild(const QueueState& s, bool keep_all) {
+// queue order, each kept where it still fits, from now at the earliest, and dropped otherwise.
+void ConservativeBackfill::rebuild(const QueueState& s) {
   profile_.reset(s.now_s, next_free_);
   for (const Step& r : next_base_) profile_.add(r.time_s, kNever, r.nodes);
   for (const std::int32_t job : s.waiting) {
@@ -101,7 +100,7 @@ void ConservativeBackfill::rebuild(const QueueState& s, bool keep_all) {
     if (std::isnan(at)) continue;
     const JobInfo& j = s.info[static_cast<std::size_t>(job)];
     at = std::max(at, s.now_s);
-    if (keep_all || profile_.fits(at, at + j.est_wall_s, j.size))
+    if (profile_.fits(at, at + j.est_wall_s, j.size))
       profile_.add(at, at + j.est_wall_s, -j.size);
     else
       at = kNaN;
@@ -120,16 +119,15 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
   const bool incremental = same_queue(s) && base_only_grew(s.now_s);
   Gain since{-kNever, kNever};  // capacity given back since the last call
   if (incremental) {
+    // Stale breakpoints (before now, or left by moved reservations) would pile up and slow
+    // every search: drop them, which changes no answer.
     profile_.forget_before(s.now_s);
     since = Gain{};
     for (std::size_t k = 0; k < grown_.size(); ++k)
       if (grown_[k].nodes > 0)
         since.cover({grown_[k].time_s, k + 1 < grown_.size() ? grown_[k + 1].time_s : kNever});
-    // Stale breakpoints (before now, or left by moved reservations) pile up: drop them now
-    // and then, which changes no answer.
-    if (profile_.breakpoints() > 2 * (next_base_.size() + 2 * queue_.size()) + 64) rebuild(s, true);
   } else {
-    rebuild(s, false);
+    rebuild(s);
   }
   base_.swap(next_base_);
   base_free_ = next_free_;

@@ -158,7 +158,7 @@ class ConservativeBackfill final : public QueuePolicy {
   void read_base(const QueueState& s);
   bool same_queue(const QueueState& s) const;
   bool base_only_grew(double now_s);
-  void rebuild(const QueueState& s, bool keep_all);
+  void rebuild(const QueueState& s);
   double earliest_move(double now_s, const JobInfo& j, double at, double before_s);
   // The hull [lo_s, hi_s) of the times where capacity was given back (empty: lo_s > hi_s).
   struct Gain {
