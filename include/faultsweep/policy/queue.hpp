@@ -198,7 +198,7 @@ class ConservativeBackfill final : public QueuePolicy {
     double reach_s() const { return std::min(at_s, before_s + wall_s); }
   };
   void forget_misses(double lo_s);
-  static constexpr std::size_t kMisses = 8;
+  static constexpr std::size_t kMisses = 4;
   Miss miss_[kMisses] = {};
   std::size_t misses_ = 0;  // searches recorded (the last kMisses kept)
 };
