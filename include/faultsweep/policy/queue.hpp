@@ -187,8 +187,8 @@ class ConservativeBackfill final : public QueuePolicy {
   std::int32_t next_free_ = 0;
   std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
   std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
-  // The last searches of this call that found no earlier start, since capacity was last given
-  // back: a job they cover is not searched (earliest_move).
+  // The last searches of this call that found no earlier start, none of whose steps capacity
+  // given back since has reached: a job they cover is not searched (earliest_move).
   struct Miss {
     std::int32_t size;
     double wall_s, at_s, before_s;  // starts were looked for from now to before_s
