@@ -36,11 +36,31 @@ std::size_t AvailabilityProfile::split_at(double t_s, std::size_t first) {
   return k + 1;
 }
 
+// Branch-free: every step is copied, and kept only if its count differs from the last kept.
+void AvailabilityProfile::forget_before(double t_s) {
+  const std::size_t k = step_of(t_s, 0);
+  time_s_[0] = t_s;
+  free_[0] = free_[k];
+  std::size_t out = 1;
+  for (std::size_t m = k + 1; m < time_s_.size(); ++m) {
+    time_s_[out] = time_s_[m];
+    free_[out] = free_[m];
+    out += static_cast<std::size_t>(free_[m] != free_[out - 1]);
+  }
+  time_s_.resize(out);
+  free_.resize(out);
+}
+
+// The steps of the range are walked once, adding as they go; the end splits the last step
+// walked (its count before the add) unless a breakpoint is there already.
 void AvailabilityProfile::add(double begin_s, double end_s, std::int32_t nodes) {
   if (!(end_s > begin_s)) return;
-  const std::size_t k = split_at(begin_s, 0);
-  const std::size_t end = end_s == kNever ? time_s_.size() : split_at(end_s, k);
-  for (std::size_t m = k; m < end; ++m) free_[m] += nodes;
+  std::size_t m = split_at(begin_s, 0);
+  const std::size_t n = time_s_.size();
+  for (; m < n && time_s_[m] < end_s; ++m) free_[m] += nodes;
+  if (m == n ? end_s == kNever : time_s_[m] == end_s) return;
+  time_s_.insert(time_s_.begin() + static_cast<std::ptrdiff_t>(m), end_s);
+  free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(m), free_[m - 1] - nodes);
 }
 
 std::int32_t AvailabilityProfile::at(double t_s) const {
@@ -85,7 +105,8 @@ double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, d
                                             double held_s, double starts_before_s) const {
   if (!(from_s < starts_before_s)) return kNever;
   const std::size_t n = time_s_.size();
-  std::size_t m = step_of(from_s, 0);
+  // From the profile's first step (the common case: a search from now) without a search.
+  std::size_t m = n > 1 && time_s_[1] <= from_s ? step_of(from_s, 1) : 0;
   double start_s = from_s;
   if (free_[m] < nodes) {
     m = scan<false>(m + 1, nodes, starts_before_s);

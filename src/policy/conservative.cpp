@@ -91,9 +91,8 @@ bool ConservativeBackfill::base_only_grew(double now_s) {
 }
 
 // The profile from scratch: this call's base minus the reservations of the waiting jobs, in
-// queue order. keep_all: they all still fit (checked by the caller); else each is kept where
-// it still fits, from now at the earliest, and dropped otherwise.
-void ConservativeBackfill::rebuild(const QueueState& s, bool keep_all) {
+// queue order, each kept where it still fits, from now at the earliest, and dropped otherwise.
+void ConservativeBackfill::rebuild(const QueueState& s) {
   profile_.reset(s.now_s, next_free_);
   for (const Step& r : next_base_) profile_.add(r.time_s, kNever, r.nodes);
   for (const std::int32_t job : s.waiting) {
@@ -101,7 +100,7 @@ void ConservativeBackfill::rebuild(const QueueState& s, bool keep_all) {
     if (std::isnan(at)) continue;
     const JobInfo& j = s.info[static_cast<std::size_t>(job)];
     at = std::max(at, s.now_s);
-    if (keep_all || profile_.fits(at, at + j.est_wall_s, j.size))
+    if (profile_.fits(at, at + j.est_wall_s, j.size))
       profile_.add(at, at + j.est_wall_s, -j.size);
     else
       at = kNaN;
@@ -120,15 +119,15 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
   const bool incremental = same_queue(s) && base_only_grew(s.now_s);
   Gain since{-kNever, kNever};  // capacity given back since the last call
   if (incremental) {
+    // Stale breakpoints (before now, or left by moved reservations) would pile up and slow
+    // every search: drop them, which changes no answer.
+    profile_.forget_before(s.now_s);
     since = Gain{};
     for (std::size_t k = 0; k < grown_.size(); ++k)
       if (grown_[k].nodes > 0)
         since.cover({grown_[k].time_s, k + 1 < grown_.size() ? grown_[k + 1].time_s : kNever});
-    // Stale breakpoints (before now, or left by moved reservations) pile up: drop them now
-    // and then, which changes no answer.
-    if (profile_.breakpoints() > 2 * (next_base_.size() + 2 * queue_.size()) + 64) rebuild(s, true);
   } else {
-    rebuild(s, false);
+    rebuild(s);
   }
   base_.swap(next_base_);
   base_free_ = next_free_;
@@ -155,6 +154,15 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
   if (to != kNever) return to;
   miss_[misses_++ % kMisses] = job;
   return at;
+}
+
+// Capacity given back from lo_s on: a search that found nothing might find it now, unless
+// every step it looked at starts before lo_s (its windows end by its reach).
+void ConservativeBackfill::forget_misses(double lo_s) {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k)
+    if (miss_[k].reach_s() <= lo_s) miss_[kept++] = miss_[k];
+  misses_ = kept;
 }
 
 // A search that found no earlier start for this job finds none for `other` either, if the
@@ -192,8 +200,9 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
                  to != at) {
         profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
         profile_.add(to, to + j.est_wall_s, -j.size);
-        moved_[pos] = {at, at + j.est_wall_s};
-        misses_ = 0;  // capacity given back: a search that found nothing might find it
+        // Where its new slot overlaps the old one, nothing was given back.
+        moved_[pos] = {std::max(at, to + j.est_wall_s), at + j.est_wall_s};
+        forget_misses(moved_[pos].lo_s);
         head.cover(moved_[pos]);
         at = to;
       }

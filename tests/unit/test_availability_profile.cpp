@@ -83,7 +83,9 @@ struct Counts {
 };
 
 // `reps` profiles, each under `ops` random additions at integer times in [t0, t0 + span)
-// (many ties), each addition followed by queries checked against the model.
+// (many ties), each addition followed by queries checked against the model. Now and then t0
+// moves on and the profile forgets the steps before it (the model keeps them: no answer from
+// t0 on may change).
 Counts check_random_profiles(Engine& rng, int reps, int ops, double span) {
   const auto pick_time = [&](double lo) { return lo + std::floor(uniform01(rng) * span); };
   Counts c;
@@ -91,11 +93,15 @@ Counts check_random_profiles(Engine& rng, int reps, int ops, double span) {
   for (int rep = 0; rep < reps; ++rep) {
     policy::AvailabilityProfile p;
     VectorProfile m;
-    const double t0 = std::floor(uniform01(rng) * 10);
+    double t0 = std::floor(uniform01(rng) * 10);
     const auto cap = static_cast<std::int32_t>(1 + uniform01(rng) * 12);
     p.reset(t0, cap);
     m.reset(t0, cap);
     for (int op = 0; op < ops; ++op) {
+      if (uniform01(rng) < 0.05) {
+        t0 += std::floor(uniform01(rng) * span / 4);
+        p.forget_before(t0);
+      }
       const double b = pick_time(t0);
       const double e = uniform01(rng) < 0.1 ? kNever : pick_time(t0);
       const auto n = static_cast<std::int32_t>(uniform01(rng) * 7) - 3;

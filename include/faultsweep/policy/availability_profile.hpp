@@ -1,11 +1,11 @@
 #pragma once
 // The free-node profile of conservative backfilling: a step function of time, `n` nodes free
 // from each breakpoint to the next (the last step lasts forever), in two sorted vectors.
-// Breakpoints are never merged (equal neighbouring steps answer every query as one step
-// would); reset() drops them all. The vectors keep their capacity: no allocation once grown.
-// A balanced tree (a treap with lazy range add and subtree min / max) was measured slower on
-// real logs, whose profiles hold tens to a few thousand steps: the searches walk the steps
-// between now and a reservation either way, and contiguous steps walk faster.
+// add() never merges breakpoints (equal neighbouring steps answer every query as one step
+// would); forget_before() drops those and reset() drops them all. The vectors keep their capacity:
+// no allocation once grown. A balanced tree (a treap with lazy range add and subtree min / max) was
+// measured slower on real logs, whose profiles hold tens to a few thousand steps: the searches walk
+// the steps between now and a reservation either way, and contiguous steps walk faster.
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -18,6 +18,11 @@ class AvailabilityProfile {
 
   // `nodes` free from `t0_s` on, forever. Times before t0_s must not be asked.
   void reset(double t0_s, std::int32_t nodes);
+  // Forgets the steps before t_s (as reset() at t_s would, keeping the counts from t_s on),
+  // so that searches from t_s start at the first step, and drops the breakpoints between
+  // steps with the same count. Changes no answer from t_s on. Times before t_s must not be
+  // asked.
+  void forget_before(double t_s);
   // Adds `nodes` (negative: takes them) over [begin_s, end_s) (end_s may be kNever); nothing if
   // end_s <= begin_s.
   void add(double begin_s, double end_s, std::int32_t nodes);

@@ -4,6 +4,7 @@
 // policy after every instant at which something changed. The interface is narrow: the policy
 // sees the waiting jobs, their sizes and estimated wall times, the free node count, and the
 // times at which busy or down nodes are expected back; it returns positions to start.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -157,7 +158,7 @@ class ConservativeBackfill final : public QueuePolicy {
   void read_base(const QueueState& s);
   bool same_queue(const QueueState& s) const;
   bool base_only_grew(double now_s);
-  void rebuild(const QueueState& s, bool keep_all);
+  void rebuild(const QueueState& s);
   double earliest_move(double now_s, const JobInfo& j, double at, double before_s);
   // The hull [lo_s, hi_s) of the times where capacity was given back (empty: lo_s > hi_s).
   struct Gain {
@@ -186,14 +187,18 @@ class ConservativeBackfill final : public QueuePolicy {
   std::int32_t next_free_ = 0;
   std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
   std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
-  // The last searches of this call that found no earlier start, since capacity was last given
-  // back: a job they cover is not searched (earliest_move).
+  // The last searches of this call that found no earlier start, none of whose steps capacity
+  // given back since has reached: a job they cover is not searched (earliest_move).
   struct Miss {
     std::int32_t size;
     double wall_s, at_s, before_s;  // starts were looked for from now to before_s
     bool covers(const Miss& other) const;
+    // Every step the search looked at starts before this (its starts end their windows by
+    // then: before_s + wall_s, or at_s, where the job's own slot held them).
+    double reach_s() const { return std::min(at_s, before_s + wall_s); }
   };
-  static constexpr std::size_t kMisses = 8;
+  void forget_misses(double lo_s);
+  static constexpr std::size_t kMisses = 4;
   Miss miss_[kMisses] = {};
   std::size_t misses_ = 0;  // searches recorded (the last kMisses kept)
 };
