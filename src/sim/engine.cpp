@@ -63,7 +63,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   down_.reserve(n_nodes);
   down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
-  for (int n = 0; n < cfg_.nodes; ++n) free_.insert(n);
+  free_.insert_range(0, cfg_.nodes);
   history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||
                                  (sizes_ != nullptr && sizes_->needs_failure_times()));
 
