@@ -54,6 +54,42 @@ void Simulation::set_job_state(JobRecord& r, JobState s) {
   r.since_s = now_;
 }
 
+// Job j takes the nodes of `part` one by one, checked: in range, idle, owned by no job.
+void Simulation::take_each(std::int32_t j, std::span<const std::int32_t> part) {
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
+  for (const std::int32_t n : part) {
+    const auto i = static_cast<std::size_t>(n);
+    FS_CHECK(n >= 0 && n < cfg_.nodes, "allocator returned a node out of range");
+    // No node is ever held by two jobs, and down nodes are never allocated.
+    FS_CHECK(owner[i] == -1 && c.state[i] == NodeState::idle,
+             fmt::format("node {} allocated to job {} while owned by job {} (state {})", n, j,
+                         owner[i], static_cast<int>(c.state[i])));
+    owner[i] = j;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::busy);
+    c.enter(i, NodeState::busy);
+  }
+  free_.erase_all(part);
+}
+
+// Job j, completing, gives back the nodes of `part` one by one: idle, free, owned by no job.
+void Simulation::give_each(std::int32_t j, std::span<const std::int32_t> part) {
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
+  for (const std::int32_t n : part) {
+    const auto i = static_cast<std::size_t>(n);
+    FS_CHECK(owner[i] == j, "completing job does not own node");
+    owner[i] = -1;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::idle);
+    c.enter(i, NodeState::idle);
+  }
+  free_.insert_all(part);
+}
+
 void Simulation::running_insert(std::int32_t j) {
   const policy::Release r{jobs_[static_cast<std::size_t>(j)].est_end_s,
                           jobs_[static_cast<std::size_t>(j)].size, j};
@@ -89,7 +125,11 @@ void Simulation::on_complete(std::int32_t j) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::completed);
   running_erase(j);
-  give_all(j);
+  if (rec_ == nullptr && r.size >= static_cast<std::int32_t>(kMinList)) {
+    give_all(j);
+  } else {
+    give_each(j, nodes_of(j));
+  }
   drop_node_list(r);
   set_job_state(r, JobState::done);
   r.finish_s = now_;
@@ -217,7 +257,11 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
-  take_all(j, nodes);
+  if (rec_ == nullptr && nodes.size() >= kMinList) {
+    take_all(j, nodes);
+  } else {
+    take_each(j, nodes);
+  }
   begin_execution(j);
 }
 

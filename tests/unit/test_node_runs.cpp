@@ -8,6 +8,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
@@ -99,38 +100,50 @@ std::vector<std::int32_t> iota(std::int32_t from, std::int32_t count) {
 
 }  // namespace
 
-TEST_CASE("node runs: a list splits into its maximal runs of consecutive ids", "[engine]") {
+TEST_CASE("node runs: a list splits into its long runs and the stretches between", "[engine]") {
   Engine rng = make_stream(24, 2, Purpose::tiebreaks, "node-runs-split");
-  for (int trial = 0; trial < 200; ++trial) {
+  using Part = std::tuple<std::size_t, std::size_t, bool>;
+  for (int trial = 0; trial < 300; ++trial) {
     std::vector<std::int32_t> ns;
     std::int32_t n = static_cast<std::int32_t>(uniform01(rng) * 1000);
-    const auto len = static_cast<int>(uniform01(rng) * 400);
+    const auto len = static_cast<int>(uniform01(rng) * (trial % 3 == 0 ? 12 : 400));
+    const double p_step = trial % 2 ? 0.97 : 0.8;
     for (int i = 0; i < len; ++i) {  // mostly steps of one, sometimes a jump or a step back
       const double u = uniform01(rng);
-      n += u < 0.97 ? 1 : u < 0.985 ? 2 + static_cast<std::int32_t>(u * 50) : -3;
+      n += u < p_step ? 1 : u < (1 + p_step) / 2 ? 2 + static_cast<std::int32_t>(u * 50) : -3;
       ns.push_back(n);
     }
-    if (trial == 0)
-      ns = {std::numeric_limits<std::int32_t>::max() - 1, std::numeric_limits<std::int32_t>::max(),
-            0, 1};
-    std::vector<std::int32_t> ends;  // the definition: a run ends where the next id is not +1
-    for (std::size_t i = 0; i < ns.size(); ++i)
-      if (i + 1 == ns.size() || std::int64_t{ns[i + 1]} != std::int64_t{ns[i]} + 1)
-        ends.push_back(static_cast<std::int32_t>(i + 1));
-    std::vector<std::int32_t> got;
-    std::size_t expect_k = 0;
-    sim::for_each_run(ns, [&](std::size_t k, std::size_t e) {
-      CHECK(k == expect_k);
-      got.push_back(static_cast<std::int32_t>(e));
-      expect_k = e;
-    });
-    REQUIRE(got == ends);
+    if (trial == 0) {
+      ns.clear();
+      for (std::int32_t i = 9; i >= 0; --i)
+        ns.push_back(std::numeric_limits<std::int32_t>::max() - i);
+      for (std::int32_t i = 0; i < 9; ++i) ns.push_back(i);
+    }
+    // The definition: maximal runs of +1 steps; those of kMinRun or more are runs, the rest
+    // merge into the stretches between them; a list shorter than kMinRun is one stretch.
+    std::vector<Part> want;
+    std::size_t loose = 0;
+    for (std::size_t k = 0; k < ns.size() && ns.size() >= sim::kMinRun;) {
+      std::size_t e = k + 1;
+      while (e < ns.size() && std::int64_t{ns[e]} == std::int64_t{ns[e - 1]} + 1) ++e;
+      if (e - k >= sim::kMinRun) {
+        if (loose < k) want.emplace_back(loose, k, false);
+        want.emplace_back(k, e, true);
+        loose = e;
+      }
+      k = e;
+    }
+    if (loose < ns.size()) want.emplace_back(loose, ns.size(), false);
+    std::vector<Part> got;
+    sim::for_each_run(ns,
+                      [&](std::size_t k, std::size_t e, bool run) { got.emplace_back(k, e, run); });
+    REQUIRE(got == want);
   }
 }
 
 TEST_CASE("node runs: long runs, single nodes and a recorder give the same node times to the bit",
           "[engine]") {
-  // Wide jobs (runs far longer than a vector block) on 300 nodes, failures often, every
+  // Wide jobs (lists of up to 250 nodes, past kMinList) on 300 nodes, failures often, every
   // on-failure mode: first fit's runs, the same nodes one by one, and with a recorder.
   Engine rng = make_stream(24, 3, Purpose::tiebreaks, "node-runs-engine");
   for (int rep = 0; rep < 6; ++rep) {
@@ -140,7 +153,7 @@ TEST_CASE("node runs: long runs, single nodes and a recorder give the same node 
     for (int i = 0; i < 60; ++i) {
       t += -40 * std::log(uniform01(rng));
       const double length = 1 + -100 * std::log(uniform01(rng));
-      jobs.push_back(testing::job(i, t, length, 1 + static_cast<int>(uniform01(rng) * 200),
+      jobs.push_back(testing::job(i, t, length, 1 + static_cast<int>(uniform01(rng) * 250),
                                   length * (1 + uniform01(rng))));
     }
     sim::SimConfig cfg;
@@ -165,19 +178,19 @@ TEST_CASE("node runs: long runs, single nodes and a recorder give the same node 
 }
 
 TEST_CASE("node runs: a bad node inside a long run raises the node-by-node error", "[engine]") {
-  // Two jobs of 16 nodes on 40 nodes, both at time 0.
-  const std::vector<workload::Job> jobs{testing::job(0, 0, 100, 16), testing::job(1, 0, 100, 16)};
+  // Two jobs of 150 nodes (lists long enough for the runs) on 400 nodes, both at time 0.
+  const std::vector<workload::Job> jobs{testing::job(0, 0, 100, 150), testing::job(1, 0, 100, 150)};
   sim::SimConfig cfg;
-  cfg.nodes = 40;
-  // Job 1's run overlaps job 0's nodes 8..15: the first of them is named.
-  CHECK_THAT(error_of(cfg, jobs, {iota(0, 16), iota(8, 16)}),
-             Catch::Contains("node 8 allocated to job 1 while owned by job 0 (state 1)"));
+  cfg.nodes = 400;
+  // Job 1's run overlaps job 0's nodes 100..149: the first of them is named.
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), iota(100, 150)}),
+             Catch::Contains("node 100 allocated to job 1 while owned by job 0 (state 1)"));
   // A run past the last node.
-  CHECK_THAT(error_of(cfg, jobs, {iota(0, 16), iota(30, 16)}),
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), iota(300, 150)}),
              Catch::Contains("allocator returned a node out of range"));
   // A run that repeats one of its own nodes after it.
-  std::vector<std::int32_t> twice = iota(20, 15);
-  twice.push_back(25);
-  CHECK_THAT(error_of(cfg, jobs, {iota(0, 16), twice}),
-             Catch::Contains("node 25 allocated to job 1 while owned by job 1 (state 1)"));
+  std::vector<std::int32_t> twice = iota(160, 149);
+  twice.push_back(200);
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), twice}),
+             Catch::Contains("node 200 allocated to job 1 while owned by job 1 (state 1)"));
 }

@@ -1,7 +1,6 @@
 #pragma once
 // The set of allocatable nodes (up, idle, held by no job) as a bitset, so that first-fit by
 // lowest id and round robin are a few word scans and never allocate.
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -42,23 +41,26 @@ class NodeSet {
   void insert_range(int a, int b) { apply_range<true>(a, b); }
   void erase_range(int a, int b) { apply_range<false>(a, b); }
   // Writes the members >= from in increasing order into out[k..] until out is full; returns the
-  // new k. One pass over the words, two bit counts per run of consecutive members.
+  // new k. One pass over the words.
   std::size_t take_from(int from, std::span<std::int32_t> out, std::size_t k) const {
     if (k == out.size() || from >= nodes_) return k;
     std::size_t w = word(from);
     std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
     while (true) {
-      // A run of set bits at once: its ids in increasing order, in a loop the compiler
-      // vectorises (first fit on a mostly free machine hands out whole words).
-      while (bits != 0) {
-        const auto at = static_cast<unsigned>(std::countr_zero(bits));
-        const auto len = std::min<std::size_t>(static_cast<unsigned>(std::countr_one(bits >> at)),
-                                               out.size() - k);
-        const auto first = static_cast<std::int32_t>(w * 64 + at);
-        for (std::size_t i = 0; i < len; ++i) out[k + i] = first + static_cast<std::int32_t>(i);
-        k += len;
+      // A full word at once, in a loop the compiler vectorises (first fit on a mostly free
+      // machine hands out whole words); otherwise one count-trailing-zeros per member.
+      if (bits == ~std::uint64_t{0} && out.size() - k >= 64) {
+        const auto first = static_cast<std::int32_t>(w * 64);
+        for (std::size_t i = 0; i < 64; ++i) out[k + i] = first + static_cast<std::int32_t>(i);
+        k += 64;
         if (k == out.size()) return k;
-        bits &= len + at == 64 ? 0 : ~std::uint64_t{0} << (at + len);
+        bits = 0;
+      }
+      while (bits != 0) {
+        out[k++] =
+            static_cast<std::int32_t>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
+        if (k == out.size()) return k;
+        bits &= bits - 1;
       }
       if (++w == words_.size()) return k;
       bits = words_[w];

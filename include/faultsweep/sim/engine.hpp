@@ -212,17 +212,20 @@ class Simulation final : private policy::ReleaseSource,
   void enqueue(std::int32_t j);
   void set_job_state(JobRecord& r, JobState s);
 
-  // A job's nodes change hands (engine_nodes.cpp): by runs of consecutive ids.
+  // A job's nodes change hands: node by node (engine_jobs.cpp), or by runs of consecutive ids
+  // (engine_nodes.cpp).
   void set_node_state(std::int32_t n, NodeState s);
   void record_node(std::int32_t n, NodeState s);  // the recorder's line of a state change
-  template <class F>
-  void by_runs(std::span<const std::int32_t> nodes, F&& f);
-  void take_all(std::int32_t j, std::span<const std::int32_t> nodes);  // at its start
-  void take_nodes(std::int32_t j, std::span<const std::int32_t> run);
-  void give_all(std::int32_t j);  // at its completion
-  void give_nodes(std::int32_t j, std::span<const std::int32_t> run);
+  void take_each(std::int32_t j, std::span<const std::int32_t> part);  // at its start
+  void give_each(std::int32_t j, std::span<const std::int32_t> part);  // at its completion
+  void take_all(std::int32_t j, std::span<const std::int32_t> nodes);
+  bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
+  void give_all(std::int32_t j);
+  bool give_run(std::int32_t j, std::size_t a, std::size_t b);
   void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
+  void release_part(std::span<const std::int32_t> part, std::int32_t failed_node, double up_s,
+                    NodeState to, bool down_now);
   // The per-node arrays as raw pointers (sim/node_runs.hpp), and the time now.
   NodeClocks clocks() {
     std::array<double*, kNodeStates> time_s{};
