@@ -25,29 +25,33 @@ inline constexpr std::size_t kMinList = 128;
 // Calls f(k, e, run) over ns[k..e), in list order, covering the list: run == true for each
 // maximal run of at least kMinRun consecutive ids (ns[i + 1] == ns[i] + 1), run == false for the
 // stretches between them (shorter runs, scattered ids), to be done node by node in one call. A
-// list shorter than kMinRun is one stretch at once. Whole blocks of 64 are tested with one
-// branch-free reduction.
+// list shorter than kMinRun is one stretch at once.
 template <class F>
 void for_each_run(std::span<const std::int32_t> ns, F&& f) {
   if (ns.size() < kMinRun) {
     if (!ns.empty()) f(std::size_t{0}, ns.size(), false);
     return;
   }
-  constexpr std::size_t kBlock = 64;
   std::size_t k = 0, loose = 0;  // ns[loose..k) is a stretch not yet reported
   while (k < ns.size()) {
     std::size_t e = k + 1;
-    while (e + kBlock <= ns.size()) {
-      // ns[i] == ns[k] + (i - k) for the whole block, tested as one or of differences (wrapping
-      // unsigned arithmetic: a run is never mistaken, and the loop vectorises).
-      const std::uint32_t base = static_cast<std::uint32_t>(ns[k]) - static_cast<std::uint32_t>(k);
+    // ns[i] == ns[k] + (i - k): id by id for the first 8, then 64 and 8 ids at a time as one
+    // or of differences in wrapping unsigned arithmetic (the loops vectorise; node ids are far
+    // from the wrap), then id by id up to the end of the run.
+    const std::uint32_t base = static_cast<std::uint32_t>(ns[k]) - static_cast<std::uint32_t>(k);
+    const auto follows = [&](std::size_t from, std::size_t count) {
       std::uint32_t off = 0;
-      for (std::size_t i = e; i < e + kBlock; ++i)
+      for (std::size_t i = from; i < from + count; ++i)
         off |= static_cast<std::uint32_t>(ns[i]) ^ (base + static_cast<std::uint32_t>(i));
-      if (off != 0) break;
-      e += kBlock;
+      return off == 0;
+    };
+    const auto step = [&] { return e < ns.size() && std::int64_t{ns[e]} - ns[e - 1] == 1; };
+    while (e - k < 8 && step()) ++e;  // scattered ids cost one test each
+    if (e - k == 8) {
+      while (e + 64 <= ns.size() && follows(e, 64)) e += 64;
+      while (e + 8 <= ns.size() && follows(e, 8)) e += 8;
+      while (step()) ++e;
     }
-    while (e < ns.size() && std::int64_t{ns[e]} - ns[e - 1] == 1) ++e;
     if (e - k >= kMinRun) {
       if (loose < k) f(loose, k, false);
       f(k, e, true);
