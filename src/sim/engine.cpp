@@ -124,7 +124,9 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     dispatch(e);
   }
   // Close the time accounting of every node and outstanding job at the end.
-  for (int n = 0; n < cfg_.nodes; ++n) set_node_state(n, node_state_[static_cast<std::size_t>(n)]);
+  // (A node staying in its state makes no recorder line: one loop, no per-node call.)
+  const NodeClocks c = clocks();
+  for (std::size_t i = 0; i < node_state_.size(); ++i) c.enter(i, c.state[i]);
   for (JobRecord& r : jobs_)
     if (r.state == JobState::waiting || r.state == JobState::running ||
         r.state == JobState::suspended)
