@@ -64,6 +64,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
   free_.insert_range(0, cfg_.nodes);
+  by_runs_ = allocator_.hands_out_runs();
   history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||
                                  (sizes_ != nullptr && sizes_->needs_failure_times()));
 

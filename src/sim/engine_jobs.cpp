@@ -125,7 +125,7 @@ void Simulation::on_complete(std::int32_t j) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::completed);
   running_erase(j);
-  if (rec_ == nullptr && r.size >= static_cast<std::int32_t>(kMinList)) {
+  if (by_runs_ && rec_ == nullptr && r.size >= static_cast<std::int32_t>(kMinList)) {
     give_all(j);
   } else {
     give_each(j, nodes_of(j));
@@ -257,7 +257,7 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
-  if (rec_ == nullptr && nodes.size() >= kMinList) {
+  if (by_runs_ && rec_ == nullptr && nodes.size() >= kMinList) {
     take_all(j, nodes);
   } else {
     take_each(j, nodes);

@@ -4,7 +4,9 @@
 // loops over contiguous arrays and whole words of the free set; the rest (short runs, scattered
 // ids, a run that fails a check) goes node by node (engine_jobs.cpp: take_each, give_each), which
 // also gives the exact error message. With a recorder, everything goes node by node, in list
-// order (the order of its lines); so do short lists, for which the runs would cost more.
+// order (the order of its lines); so do short lists, for which the runs would cost more, and the
+// lists of allocators that do not hand out runs (Allocator::hands_out_runs: the reliability-aware
+// ones, whose id-sorted lists of short runs would pay for the search and gain nothing).
 #include <algorithm>
 
 #include "faultsweep/core/error.hpp"
@@ -91,7 +93,7 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
                                NodeState to) {
   const bool keep = to == NodeState::held;
   const std::span<const std::int32_t> nodes = nodes_of(j);
-  if (rec_ != nullptr || nodes.size() < kMinList) {  // node by node, in list order
+  if (!by_runs_ || rec_ != nullptr || nodes.size() < kMinList) {  // node by node, in list order
     release_part(nodes, failed_node, up_s, to, true);
     return;
   }

@@ -46,6 +46,7 @@ class Scripted final : public policy::Allocator {
   explicit Scripted(std::vector<std::vector<std::int32_t>> lists) : lists_(std::move(lists)) {}
   using Allocator::allocate;
   std::string_view name() const override { return "scripted"; }
+  bool hands_out_runs() const override { return true; }  // the runs path checks its lists
   void allocate(const policy::AllocationContext&, const policy::NodeSet&,
                 std::span<std::int32_t> out) override {
     const std::vector<std::int32_t>& l = lists_[next_++];

@@ -338,6 +338,8 @@ class Simulation final : private policy::ReleaseSource,
   std::int64_t events_at_completion_ = 0;
   int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
+  // Wide jobs' nodes change run by run (the allocator hands out runs, no recorder).
+  bool by_runs_ = false;
 };
 
 }  // namespace faultsweep::sim
