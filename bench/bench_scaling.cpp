@@ -37,6 +37,7 @@ struct Case {
 
 struct Outcome {
   double cpu_s = 0, jobs = 0, failures = 0, hours = 0;  // hours: the simulated makespan
+  double mean_size = 0;  // nodes per completed job: the per-node work of a start and an end
 };
 
 Params point(const Case& c, std::int64_t jobs, double node_mtbf_s) {
@@ -73,6 +74,7 @@ Outcome run_here(const Params& p) {
     const std::string& name = model.metrics()[i].name;
     if (name == "jobs") o.jobs = out[i];
     if (name == "failures") o.failures = out[i];
+    if (name == "mean_job_size") o.mean_size = out[i];
     if (name == "throughput_per_h") per_h = out[i];
   }
   o.hours = per_h > 0 ? o.jobs / per_h : 0;
@@ -153,7 +155,8 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "queue,allocator,nodes,failures_per_job,jobs,failures,cpu_s,jobs_per_cpu_s,peak_rss_mib\n");
+      "queue,allocator,nodes,failures_per_job,jobs,failures,cpu_s,jobs_per_cpu_s,peak_rss_mib,"
+      "mean_job_size\n");
   int calibrated = -1;
   double makespan_h = 0;
   for (const Case& c : cases(full)) {
@@ -174,9 +177,10 @@ int main(int argc, char** argv) {
             : 0;
     long kib = 0;
     const Outcome o = run_child(point(c, jobs, mtbf_s), kib);
-    std::printf("%s,%s,%d,%g,%.0f,%.0f,%.4f,%.1f,%.1f\n", c.queue.c_str(), c.allocator.c_str(),
+    std::printf("%s,%s,%d,%g,%.0f,%.0f,%.4f,%.1f,%.1f,%.1f\n", c.queue.c_str(), c.allocator.c_str(),
                 c.nodes, c.failures_per_job, o.jobs, o.failures, o.cpu_s,
-                o.cpu_s > 0 ? o.jobs / o.cpu_s : 0.0, static_cast<double>(kib) / 1024.0);
+                o.cpu_s > 0 ? o.jobs / o.cpu_s : 0.0, static_cast<double>(kib) / 1024.0,
+                o.mean_size);
     std::fflush(stdout);
   }
   return 0;

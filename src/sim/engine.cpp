@@ -63,7 +63,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   down_.reserve(n_nodes);
   down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
-  for (int n = 0; n < cfg_.nodes; ++n) free_.insert(n);
+  free_.insert_range(0, cfg_.nodes);
+  by_runs_ = allocator_.hands_out_runs();
   history_.reset(cfg_.nodes, needs_.failure_times || allocator_.needs_failure_times() ||
                                  (sizes_ != nullptr && sizes_->needs_failure_times()));
 
@@ -124,7 +125,9 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     dispatch(e);
   }
   // Close the time accounting of every node and outstanding job at the end.
-  for (int n = 0; n < cfg_.nodes; ++n) set_node_state(n, node_state_[static_cast<std::size_t>(n)]);
+  // (A node staying in its state makes no recorder line: one loop, no per-node call.)
+  const NodeClocks c = clocks();
+  for (std::size_t i = 0; i < node_state_.size(); ++i) c.enter(i, c.state[i]);
   for (JobRecord& r : jobs_)
     if (r.state == JobState::waiting || r.state == JobState::running ||
         r.state == JobState::suspended)

@@ -54,17 +54,40 @@ void Simulation::set_job_state(JobRecord& r, JobState s) {
   r.since_s = now_;
 }
 
-void Simulation::record_node(std::int32_t n, NodeState s) {
-  const auto i = static_cast<std::size_t>(n);
-  if (s != node_state_[i])
-    rec_->node(now_, n, static_cast<std::uint8_t>(node_state_[i]), static_cast<std::uint8_t>(s),
-               node_owner_[i]);
+// Job j takes the nodes of `part` one by one, checked: in range, idle, owned by no job.
+void Simulation::take_each(std::int32_t j, std::span<const std::int32_t> part) {
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
+  for (const std::int32_t n : part) {
+    const auto i = static_cast<std::size_t>(n);
+    FS_CHECK(n >= 0 && n < cfg_.nodes, "allocator returned a node out of range");
+    // No node is ever held by two jobs, and down nodes are never allocated.
+    FS_CHECK(owner[i] == -1 && c.state[i] == NodeState::idle,
+             fmt::format("node {} allocated to job {} while owned by job {} (state {})", n, j,
+                         owner[i], static_cast<int>(c.state[i])));
+    owner[i] = j;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::busy);
+    c.enter(i, NodeState::busy);
+  }
+  free_.erase_all(part);
 }
 
-void Simulation::set_node_state(std::int32_t n, NodeState s) {
-  if (rec_ != nullptr) [[unlikely]]
-    record_node(n, s);
-  clocks().enter(static_cast<std::size_t>(n), s);
+// Job j, completing, gives back the nodes of `part` one by one: idle, free, owned by no job.
+void Simulation::give_each(std::int32_t j, std::span<const std::int32_t> part) {
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const Recorder* const rec = rec_;
+  for (const std::int32_t n : part) {
+    const auto i = static_cast<std::size_t>(n);
+    FS_CHECK(owner[i] == j, "completing job does not own node");
+    owner[i] = -1;
+    if (rec != nullptr) [[unlikely]]
+      record_node(n, NodeState::idle);
+    c.enter(i, NodeState::idle);
+  }
+  free_.insert_all(part);
 }
 
 void Simulation::running_insert(std::int32_t j) {
@@ -102,19 +125,11 @@ void Simulation::on_complete(std::int32_t j) {
   if (rec_ != nullptr) [[unlikely]]
     rec_->end_attempt(j, now_, AttemptEnd::completed);
   running_erase(j);
-  // One pass over the job's nodes, then the free set in one batch.
-  const NodeClocks c = clocks();
-  std::int32_t* const owner = node_owner_.data();
-  const Recorder* const rec = rec_;
-  for (const std::int32_t n : nodes_of(j)) {
-    const auto i = static_cast<std::size_t>(n);
-    FS_CHECK(owner[i] == j, "completing job does not own node");
-    owner[i] = -1;
-    if (rec != nullptr) [[unlikely]]
-      record_node(n, NodeState::idle);
-    c.enter(i, NodeState::idle);
+  if (by_runs_ && rec_ == nullptr && r.size >= static_cast<std::int32_t>(kMinList)) {
+    give_all(j);
+  } else {
+    give_each(j, nodes_of(j));
   }
-  free_.insert_all(nodes_of(j));
   drop_node_list(r);
   set_job_state(r, JobState::done);
   r.finish_s = now_;
@@ -206,31 +221,6 @@ void Simulation::interrupt(std::int32_t j, std::int32_t failed_node, double up_s
   dirty_ = true;
 }
 
-// After a failure of `failed_node`: it goes down (until up_s), the job's other nodes become
-// `to` (held by the suspended job, or idle and free with no owner), in one pass.
-void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double up_s,
-                               NodeState to) {
-  const bool keep = to == NodeState::held;
-  const NodeClocks c = clocks();
-  std::int32_t* const owner = node_owner_.data();
-  const Recorder* const rec = rec_;
-  for (const std::int32_t m : nodes_of(j)) {
-    const auto i = static_cast<std::size_t>(m);
-    if (!keep) owner[i] = -1;
-    if (m == failed_node) {
-      take_down(m, up_s);
-      continue;
-    }
-    if (rec != nullptr) [[unlikely]]
-      record_node(m, to);
-    c.enter(i, to);
-  }
-  if (keep) return;
-  // The failed node was busy, so not free: inserting all and erasing it frees exactly the others.
-  free_.insert_all(nodes_of(j));
-  free_.erase(failed_node);
-}
-
 void Simulation::enqueue(std::int32_t j) {
   JobRecord& r = jobs_[static_cast<std::size_t>(j)];
   if (cfg_.on_failure == OnFailure::requeue_head) {
@@ -267,23 +257,11 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
-  // One pass over the job's nodes (checks, owner, time), then the free set in one batch.
-  const NodeClocks c = clocks();
-  std::int32_t* const owner = node_owner_.data();
-  const Recorder* const rec = rec_;
-  for (const std::int32_t n : nodes) {
-    const auto i = static_cast<std::size_t>(n);
-    FS_CHECK(n >= 0 && n < cfg_.nodes, "allocator returned a node out of range");
-    // No node is ever held by two jobs, and down nodes are never allocated.
-    FS_CHECK(owner[i] == -1 && c.state[i] == NodeState::idle,
-             fmt::format("node {} allocated to job {} while owned by job {} (state {})", n, j,
-                         owner[i], static_cast<int>(c.state[i])));
-    owner[i] = j;
-    if (rec != nullptr) [[unlikely]]
-      record_node(n, NodeState::busy);
-    c.enter(i, NodeState::busy);
+  if (by_runs_ && rec_ == nullptr && nodes.size() >= kMinList) {
+    take_all(j, nodes);
+  } else {
+    take_each(j, nodes);
   }
-  free_.erase_all(nodes);
   begin_execution(j);
 }
 

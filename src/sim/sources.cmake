@@ -2,6 +2,7 @@
 list(APPEND FAULTSWEEP_SOURCES
   src/sim/engine.cpp
   src/sim/engine_jobs.cpp
+  src/sim/engine_nodes.cpp
   src/sim/engine_failures.cpp
   src/sim/engine_schedule.cpp
   src/sim/engine_actions.cpp

@@ -32,6 +32,9 @@ class Allocator {
   virtual std::string_view name() const = 0;
   // True if it reads NodeHistory::failure_times_s (the engine then keeps them).
   virtual bool needs_failure_times() const { return false; }
+  // True if it hands out mostly runs of consecutive ids (first fit, round robin): the engine
+  // then changes a wide job's nodes run by run (sim/node_runs.hpp), else node by node.
+  virtual bool hands_out_runs() const { return false; }
   // Writes out.size() distinct members of `free` to `out` (the caller removes them from the
   // set). Precondition: free.count() >= out.size(). Must not allocate memory.
   virtual void allocate(const AllocationContext& ctx, const NodeSet& free,
@@ -50,6 +53,7 @@ class FirstFit final : public Allocator {
  public:
   using Allocator::allocate;
   std::string_view name() const override { return "first_fit"; }
+  bool hands_out_runs() const override { return true; }
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
 };
@@ -60,6 +64,7 @@ class RoundRobin final : public Allocator {
  public:
   using Allocator::allocate;
   std::string_view name() const override { return "round_robin"; }
+  bool hands_out_runs() const override { return true; }
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
 

@@ -48,6 +48,7 @@
 #include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/event_queue.hpp"
+#include "faultsweep/sim/node_runs.hpp"
 #include "faultsweep/sim/node_slots.hpp"
 #include "faultsweep/sim/records.hpp"
 #include "faultsweep/sim/signals.hpp"
@@ -78,11 +79,6 @@ struct SimConfig {
   // this many seconds (the cluster model's `slowdown_floor`).
   double slowdown_floor_s = 3600.0;
 };
-
-// Node lifecycle (policy::NodeUse: the one enum the engine keeps and strategies read); time is
-// accounted per state.
-using NodeState = policy::NodeUse;
-inline constexpr int kNodeStates = 5;
 
 struct JobRecord {
   double submit_s = 0, runtime_s = 0, estimate_s = 0;
@@ -213,27 +209,24 @@ class Simulation final : private policy::ReleaseSource,
   };
   Settled settle(JobRecord& r);
   void interrupt(std::int32_t j, std::int32_t failed_node, double up_s);
-  void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void enqueue(std::int32_t j);
   void set_job_state(JobRecord& r, JobState s);
+
+  // A job's nodes change hands: node by node (engine_jobs.cpp), or by runs of consecutive ids
+  // (engine_nodes.cpp).
   void set_node_state(std::int32_t n, NodeState s);
   void record_node(std::int32_t n, NodeState s);  // the recorder's line of a state change
-  // The per-node arrays as raw pointers, loaded once per loop over a job's nodes (a store
-  // through a NodeState, a byte, may alias any member, so the compiler would otherwise reload
-  // every array's address per node), and the time now.
-  struct NodeClocks {
-    NodeState* state;
-    double* since_s;
-    std::array<double*, kNodeStates> time_s;  // by state, then node
-    double now_s;
-    // Node i enters state s now: the time since it entered its current state goes to that
-    // state's total (the only floating-point operation per node state change).
-    void enter(std::size_t i, NodeState s) const {
-      time_s[static_cast<std::size_t>(state[i])][i] += now_s - since_s[i];
-      state[i] = s;
-      since_s[i] = now_s;
-    }
-  };
+  void take_each(std::int32_t j, std::span<const std::int32_t> part);  // at its start
+  void give_each(std::int32_t j, std::span<const std::int32_t> part);  // at its completion
+  void take_all(std::int32_t j, std::span<const std::int32_t> nodes);
+  bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
+  void give_all(std::int32_t j);
+  bool give_run(std::int32_t j, std::size_t a, std::size_t b);
+  void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
+  void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
+  void release_part(std::span<const std::int32_t> part, std::int32_t failed_node, double up_s,
+                    NodeState to, bool down_now);
+  // The per-node arrays as raw pointers (sim/node_runs.hpp), and the time now.
   NodeClocks clocks() {
     std::array<double*, kNodeStates> time_s{};
     for (std::size_t s = 0; s < time_s.size(); ++s) time_s[s] = node_time_s_[s].data();
@@ -345,6 +338,8 @@ class Simulation final : private policy::ReleaseSource,
   std::int64_t events_at_completion_ = 0;
   int down_count_ = 0, spare_count_ = 0;
   bool dirty_ = false, horizon_hit_ = false, ran_ = false;
+  // Wide jobs' nodes change run by run (the allocator hands out runs, no recorder).
+  bool by_runs_ = false;
 };
 
 }  // namespace faultsweep::sim

@@ -1,0 +1,138 @@
+// A job's nodes change hands: taken at its start, given back at its end, released after a
+// failure. Without a recorder, a long node list is done by runs of consecutive ids
+// (sim/node_runs.hpp): a run whose nodes are all in the expected state and owner is changed with
+// loops over contiguous arrays and whole words of the free set; the rest (short runs, scattered
+// ids, a run that fails a check) goes node by node (engine_jobs.cpp: take_each, give_each), which
+// also gives the exact error message. With a recorder, everything goes node by node, in list
+// order (the order of its lines); so do short lists, for which the runs would cost more, and the
+// lists of allocators that do not hand out runs (Allocator::hands_out_runs: the reliability-aware
+// ones, whose id-sorted lists of short runs would pay for the search and gain nothing).
+#include <algorithm>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/sim/engine.hpp"
+
+namespace faultsweep::sim {
+
+void Simulation::record_node(std::int32_t n, NodeState s) {
+  const auto i = static_cast<std::size_t>(n);
+  if (s != node_state_[i])
+    rec_->node(now_, n, static_cast<std::uint8_t>(node_state_[i]), static_cast<std::uint8_t>(s),
+               node_owner_[i]);
+}
+
+void Simulation::set_node_state(std::int32_t n, NodeState s) {
+  if (rec_ != nullptr) [[unlikely]]
+    record_node(n, s);
+  clocks().enter(static_cast<std::size_t>(n), s);
+}
+
+// Job j takes nodes a..b-1 if they are all idle and owned by no job (else false: nothing
+// changed, take_each() gives the error).
+bool Simulation::take_run(std::int32_t j, std::int64_t a, std::int64_t b) {
+  if (a < 0 || b > cfg_.nodes) return false;
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  const auto lo = static_cast<std::size_t>(a), hi = static_cast<std::size_t>(b);
+  if (!all_owned(owner, lo, hi, -1) || !c.all_in(lo, hi, NodeState::idle)) return false;
+  c.enter_run(lo, hi, NodeState::idle, NodeState::busy);
+  std::fill(owner + lo, owner + hi, j);
+  free_.erase_range(static_cast<int>(a), static_cast<int>(b));
+  return true;
+}
+
+// Job j gives back nodes a..b-1 if it owns them all and they are busy (else false).
+bool Simulation::give_run(std::int32_t j, std::size_t a, std::size_t b) {
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  if (!all_owned(owner, a, b, j) || !c.all_in(a, b, NodeState::busy)) return false;
+  c.enter_run(a, b, NodeState::busy, NodeState::idle);
+  std::fill(owner + a, owner + b, -1);
+  free_.insert_range(static_cast<int>(a), static_cast<int>(b));
+  return true;
+}
+
+// A long node list without a recorder: its long runs by take_run / give_run, the rest (and a
+// run that fails a check) node by node.
+void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
+  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
+    const std::int64_t a = nodes[k];
+    if (!run || !take_run(j, a, a + static_cast<std::int64_t>(e - k)))
+      take_each(j, nodes.subspan(k, e - k));
+  });
+}
+
+void Simulation::give_all(std::int32_t j) {
+  const std::span<const std::int32_t> nodes = nodes_of(j);
+  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
+    const auto a = static_cast<std::size_t>(nodes[k]);
+    if (!run || !give_run(j, a, a + (e - k))) give_each(j, nodes.subspan(k, e - k));
+  });
+}
+
+// Nodes a..b-1 of a job hit by a failure (not the failed node) enter state `to`; with !keep
+// they lose their owner and become free.
+void Simulation::release_range(std::size_t a, std::size_t b, NodeState to, bool keep) {
+  if (a >= b) return;
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  if (b - a >= kMinRun && c.all_in(a, b, NodeState::busy)) {
+    c.enter_run(a, b, NodeState::busy, to);
+  } else {
+    for (std::size_t i = a; i < b; ++i) c.enter(i, to);
+  }
+  if (keep) return;
+  std::fill(owner + a, owner + b, -1);
+  free_.insert_range(static_cast<int>(a), static_cast<int>(b));
+}
+
+// After a failure of `failed_node`: it goes down (until up_s), the job's other nodes become
+// `to` (held by the suspended job, or idle and free with no owner). Each node changes on its
+// own, so without a recorder the failed node may go first and the runs skip it.
+void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double up_s,
+                               NodeState to) {
+  const bool keep = to == NodeState::held;
+  const std::span<const std::int32_t> nodes = nodes_of(j);
+  if (!by_runs_ || rec_ != nullptr || nodes.size() < kMinList) {  // node by node, in list order
+    release_part(nodes, failed_node, up_s, to, true);
+    return;
+  }
+  if (!keep) node_owner_[static_cast<std::size_t>(failed_node)] = -1;
+  take_down(failed_node, up_s);
+  const auto f = static_cast<std::size_t>(failed_node);
+  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
+    if (!contiguous) return release_part(nodes.subspan(k, e - k), failed_node, up_s, to, false);
+    const auto a = static_cast<std::size_t>(nodes[k]), b = a + (e - k);
+    if (f < a || f >= b) return release_range(a, b, to, keep);
+    release_range(a, f, to, keep);
+    release_range(f + 1, b, to, keep);
+  });
+}
+
+// Node by node: the nodes of `part` enter `to`, losing their owner and becoming free unless
+// held; `failed_node`, if among them, goes down instead (now if down_now, else it went already).
+void Simulation::release_part(std::span<const std::int32_t> part, std::int32_t failed_node,
+                              double up_s, NodeState to, bool down_now) {
+  const bool keep = to == NodeState::held;
+  const NodeClocks c = clocks();
+  std::int32_t* const owner = node_owner_.data();
+  bool failed_here = false;
+  for (const std::int32_t m : part) {
+    const auto i = static_cast<std::size_t>(m);
+    if (!keep) owner[i] = -1;
+    if (m == failed_node) {
+      if (down_now) take_down(m, up_s);
+      failed_here = true;
+      continue;
+    }
+    if (rec_ != nullptr) [[unlikely]]
+      record_node(m, to);
+    c.enter(i, to);
+  }
+  if (keep) return;
+  // The failed node is down, so not free: inserting all and erasing it frees exactly the others.
+  free_.insert_all(part);
+  if (failed_here) free_.erase(failed_node);
+}
+
+}  // namespace faultsweep::sim

@@ -1,0 +1,197 @@
+// Tests of the engine's run-by-run node changes (sim/node_runs.hpp): the split of a node list
+// into runs of consecutive ids, the same node times to the bit whether a job's nodes come as long
+// runs or one by one (reversed lists) or with a recorder (always node by node), and the same
+// error when an allocator hands out a node it may not, inside a long run.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "faultsweep/core/error.hpp"
+#include "faultsweep/core/rng.hpp"
+#include "faultsweep/policy/allocator.hpp"
+#include "faultsweep/policy/queue.hpp"
+#include "faultsweep/sim/engine.hpp"
+#include "faultsweep/sim/node_runs.hpp"
+#include "faultsweep/sim/records.hpp"
+#include "sim_support.hpp"
+
+using namespace faultsweep;
+
+namespace {
+
+// First fit's nodes in decreasing order: no two neighbours in the list are consecutive, so
+// every node goes through the engine's node-by-node path.
+class ReversedFirstFit final : public policy::Allocator {
+ public:
+  using Allocator::allocate;
+  std::string_view name() const override { return "reversed_first_fit"; }
+  void allocate(const policy::AllocationContext& ctx, const policy::NodeSet& free,
+                std::span<std::int32_t> out) override {
+    ff_.allocate(ctx, free, out);
+    std::reverse(out.begin(), out.end());
+  }
+
+ private:
+  policy::FirstFit ff_;
+};
+
+// Hands out the fixed lists given, one per call, whatever is free.
+class Scripted final : public policy::Allocator {
+ public:
+  explicit Scripted(std::vector<std::vector<std::int32_t>> lists) : lists_(std::move(lists)) {}
+  using Allocator::allocate;
+  std::string_view name() const override { return "scripted"; }
+  bool hands_out_runs() const override { return true; }  // the runs path checks its lists
+  void allocate(const policy::AllocationContext&, const policy::NodeSet&,
+                std::span<std::int32_t> out) override {
+    const std::vector<std::int32_t>& l = lists_[next_++];
+    std::copy(l.begin(), l.end(), out.begin());
+  }
+
+ private:
+  std::vector<std::vector<std::int32_t>> lists_;
+  std::size_t next_ = 0;
+};
+
+struct Outcome {
+  sim::Metrics m;
+  std::array<double, sim::kNodeStates> node_time_s{};
+  std::vector<double> finish_s;
+};
+
+Outcome run(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
+            const std::vector<failures::FailureEvent>& fails, policy::Allocator& alloc,
+            bool record) {
+  testing::ListFailures source(fails);
+  auto q = policy::make_queue_policy("easy");
+  sim::Simulation s(cfg, jobs, source, *q, alloc);
+  sim::Recorder rec(sim::kRecordAll, jobs.size());
+  if (record) s.set_recorder(&rec);
+  Outcome o;
+  o.m = s.run();
+  o.node_time_s = s.node_time_s();
+  for (const sim::JobRecord& r : s.jobs()) o.finish_s.push_back(r.finish_s);
+  return o;
+}
+
+std::string error_of(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
+                     std::vector<std::vector<std::int32_t>> lists) {
+  Scripted alloc(std::move(lists));
+  testing::ListFailures source({});
+  auto q = policy::make_queue_policy("fcfs");
+  sim::Simulation s(cfg, jobs, source, *q, alloc);
+  try {
+    s.run();
+  } catch (const InternalError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::vector<std::int32_t> iota(std::int32_t from, std::int32_t count) {
+  std::vector<std::int32_t> v;
+  for (std::int32_t i = 0; i < count; ++i) v.push_back(from + i);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("node runs: a list splits into its long runs and the stretches between", "[engine]") {
+  Engine rng = make_stream(24, 2, Purpose::tiebreaks, "node-runs-split");
+  using Part = std::tuple<std::size_t, std::size_t, bool>;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<std::int32_t> ns;
+    std::int32_t n = static_cast<std::int32_t>(uniform01(rng) * 1000);
+    const auto len = static_cast<int>(uniform01(rng) * (trial % 3 == 0 ? 12 : 400));
+    const double p_step = trial % 2 ? 0.97 : 0.8;
+    for (int i = 0; i < len; ++i) {  // mostly steps of one, sometimes a jump or a step back
+      const double u = uniform01(rng);
+      n += u < p_step ? 1 : u < (1 + p_step) / 2 ? 2 + static_cast<std::int32_t>(u * 50) : -3;
+      ns.push_back(n);
+    }
+    if (trial == 0) {
+      ns.clear();
+      for (std::int32_t i = 9; i >= 0; --i)
+        ns.push_back(std::numeric_limits<std::int32_t>::max() - i);
+      for (std::int32_t i = 0; i < 9; ++i) ns.push_back(i);
+    }
+    // The definition: maximal runs of +1 steps; those of kMinRun or more are runs, the rest
+    // merge into the stretches between them; a list shorter than kMinRun is one stretch.
+    std::vector<Part> want;
+    std::size_t loose = 0;
+    for (std::size_t k = 0; k < ns.size() && ns.size() >= sim::kMinRun;) {
+      std::size_t e = k + 1;
+      while (e < ns.size() && std::int64_t{ns[e]} == std::int64_t{ns[e - 1]} + 1) ++e;
+      if (e - k >= sim::kMinRun) {
+        if (loose < k) want.emplace_back(loose, k, false);
+        want.emplace_back(k, e, true);
+        loose = e;
+      }
+      k = e;
+    }
+    if (loose < ns.size()) want.emplace_back(loose, ns.size(), false);
+    std::vector<Part> got;
+    sim::for_each_run(ns,
+                      [&](std::size_t k, std::size_t e, bool run) { got.emplace_back(k, e, run); });
+    REQUIRE(got == want);
+  }
+}
+
+TEST_CASE("node runs: long runs, single nodes and a recorder give the same node times to the bit",
+          "[engine]") {
+  // Wide jobs (lists of up to 250 nodes, past kMinList) on 300 nodes, failures often, every
+  // on-failure mode: first fit's runs, the same nodes one by one, and with a recorder.
+  Engine rng = make_stream(24, 3, Purpose::tiebreaks, "node-runs-engine");
+  for (int rep = 0; rep < 6; ++rep) {
+    const int nodes = 300;
+    std::vector<workload::Job> jobs;
+    double t = 0;
+    for (int i = 0; i < 60; ++i) {
+      t += -40 * std::log(uniform01(rng));
+      const double length = 1 + -100 * std::log(uniform01(rng));
+      jobs.push_back(testing::job(i, t, length, 1 + static_cast<int>(uniform01(rng) * 250),
+                                  length * (1 + uniform01(rng))));
+    }
+    sim::SimConfig cfg;
+    cfg.nodes = nodes;
+    cfg.on_failure = static_cast<sim::OnFailure>(rep % 3);
+    const auto fails = testing::random_failures(rng, nodes);
+    policy::FirstFit ff;
+    ReversedFirstFit reversed;
+    const Outcome runs = run(cfg, jobs, fails, ff, false);
+    const Outcome single = run(cfg, jobs, fails, reversed, false);
+    policy::FirstFit ff2;
+    const Outcome recorded = run(cfg, jobs, fails, ff2, true);
+    REQUIRE(runs.m.job_failures > 0);
+    for (int s = 0; s < sim::kNodeStates; ++s) {
+      CHECK(runs.node_time_s[s] == single.node_time_s[s]);
+      CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
+    }
+    CHECK(runs.m.utilization == single.m.utilization);
+    CHECK(runs.finish_s == single.finish_s);
+    CHECK(runs.finish_s == recorded.finish_s);
+  }
+}
+
+TEST_CASE("node runs: a bad node inside a long run raises the node-by-node error", "[engine]") {
+  // Two jobs of 150 nodes (lists long enough for the runs) on 400 nodes, both at time 0.
+  const std::vector<workload::Job> jobs{testing::job(0, 0, 100, 150), testing::job(1, 0, 100, 150)};
+  sim::SimConfig cfg;
+  cfg.nodes = 400;
+  // Job 1's run overlaps job 0's nodes 100..149: the first of them is named.
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), iota(100, 150)}),
+             Catch::Contains("node 100 allocated to job 1 while owned by job 0 (state 1)"));
+  // A run past the last node.
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), iota(300, 150)}),
+             Catch::Contains("allocator returned a node out of range"));
+  // A run that repeats one of its own nodes after it.
+  std::vector<std::int32_t> twice = iota(160, 149);
+  twice.push_back(200);
+  CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), twice}),
+             Catch::Contains("node 200 allocated to job 1 while owned by job 1 (state 1)"));
+}
