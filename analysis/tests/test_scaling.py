@@ -60,3 +60,14 @@ def test_markdown_table(csv, tmp_path):
     assert easy.split(" | ")[1:6] == ["100k", "50k", "25k", "1.00", "0.58"]
     fcfs = next(line for line in lines if line.startswith("| fcfs + first_fit"))
     assert fcfs.split(" | ")[4:6] == ["0.00", "—"]
+
+
+def test_readme_table_comes_from_the_recorded_run():
+    """The README's cost table is markdown_table of bench/scaling.csv, not typed by hand."""
+    from pathlib import Path
+
+    from faultsweep_analysis.scaling import markdown_table
+
+    root = Path(__file__).resolve().parents[2]
+    table = markdown_table(read_scaling(root / "bench" / "scaling.csv"))
+    assert table in (root / "README.md").read_text(encoding="utf-8")
