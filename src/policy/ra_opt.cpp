@@ -29,11 +29,19 @@ double eq_6_1(double runtime_s, double hazard, double mttf_s, double recovery_s)
 
 }  // namespace
 
-double PlanNode::hazard(double x_s) const {
+double PlanNode::at_age() const {
+  return scale_s < kInf && shape != 1.0 ? std::pow(age_s / scale_s, shape) : 0.0;
+}
+
+double PlanNode::hazard(double x_s, double at_age) const {
   if (!(scale_s < kInf)) return 0;
   if (shape == 1.0) return x_s / scale_s;  // Eq. 5.3
   // Eq. 5.2: ((t + x)/eta)^beta - (t/eta)^beta.
-  return std::pow((age_s + x_s) / scale_s, shape) - std::pow(age_s / scale_s, shape);
+  return std::pow((age_s + x_s) / scale_s, shape) - at_age;
+}
+
+double PlanNode::hazard(double x_s) const {
+  return hazard(x_s, at_age());
 }
 
 double expected_completion(std::span<const PlanNode> nodes, int k, double runtime_one_s,
@@ -70,22 +78,17 @@ int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup&
   const reliability::SurvivalGrid grid = reliability::survival_grid(hi * std::ldexp(1.0, -30), hi);
   std::vector<double> h(grid.y.size(), 0.0);
   std::size_t live = h.size();  // points beyond: survival exp(-h) underflows (h grows in y, k)
-  // Adds a node's hazard at every live point: its Eq. 5.2 term at age, (age/eta)^beta, is the
-  // same at every point, so it is computed once (the same value PlanNode::hazard subtracts).
+  // Adds a node's hazard at every live point (its Eq. 5.2 term at age computed once).
   const auto add_node = [&](const PlanNode& node) {
     if (!(node.scale_s < kInf)) return;  // hazard 0 everywhere
-    const auto add = [&](auto&& hazard_at) {
-      for (std::size_t q = 0; q < live; ++q) {
-        h[q] += hazard_at(grid.y[q]);
-        if (h[q] > 745) {
-          live = q + 1;
-          break;
-        }
+    const double at_age = node.at_age();
+    for (std::size_t q = 0; q < live; ++q) {
+      h[q] += node.hazard(grid.y[q], at_age);
+      if (h[q] > 745) {
+        live = q + 1;
+        break;
       }
-    };
-    if (node.shape == 1.0) return add([&](double y) { return y / node.scale_s; });
-    const double at_age = std::pow(node.age_s / node.scale_s, node.shape);
-    add([&](double y) { return std::pow((node.age_s + y) / node.scale_s, node.shape) - at_age; });
+    }
   };
   const auto mttf = [&] {
     double m = 0;

@@ -81,6 +81,10 @@ std::size_t best_window(std::span<const double> hazard, std::size_t k, bool most
 struct PlanNode {
   double shape = 1, scale_s = 0, age_s = 0;
   double hazard(double x_s) const;  // -log R(age + x | age), Eq. 5.2 / 5.3
+  // The same, given at_age() (Eq. 5.2's (age/eta)^beta: constant over x, so computed once when
+  // one node's hazard is wanted at many x).
+  double hazard(double x_s, double at_age) const;
+  double at_age() const;
 };
 
 // Eq. 6.1 for the first k nodes of `nodes` (already in RA-Opt's order): T_c(k) + (M + R) F /
