@@ -80,6 +80,7 @@ void FarsRuntime::build_pool(const ClusterView& v) {
 void FarsRuntime::find_suspicious(const ClusterView& v, std::span<const std::int32_t> predicted) {
   suspicious_.clear();
   owners_.clear();
+  by_end_.clear();
   for (const std::int32_t n : predicted) {
     std::uint8_t& flag = predicted_[static_cast<std::size_t>(n)];
     if (flag == 0) continue;  // listed twice: counted once
@@ -99,19 +100,13 @@ void FarsRuntime::find_suspicious(const ClusterView& v, std::span<const std::int
     sj.suspicious = static_cast<std::int32_t>(b - a);
     sj.safe_point_s = j.safe_point_s;
     sj.runtime_s = std::max(j.estimate_s, 1e-9);
-    suspicious_.push_back(sj);
-    end_s_.push_back(j.est_end_s);
+    by_end_.emplace_back(j.est_end_s, sj);
   }
-  // Into running()'s order by (estimated end, id), both kept in step.
-  order_.resize(suspicious_.size());
-  for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-    return end_s_[a] != end_s_[b] ? end_s_[a] < end_s_[b] : suspicious_[a].id < suspicious_[b].id;
+  // Into running()'s order: estimated end, then id.
+  std::sort(by_end_.begin(), by_end_.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : x.second.id < y.second.id;
   });
-  sorted_.clear();
-  for (const std::size_t i : order_) sorted_.push_back(suspicious_[i]);
-  suspicious_.swap(sorted_);
-  end_s_.clear();
+  for (const auto& e : by_end_) suspicious_.push_back(e.second);
 }
 
 void FarsRuntime::on_tick(const ClusterView& v, Decisions& out) {

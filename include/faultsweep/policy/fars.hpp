@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "faultsweep/core/param_spec.hpp"
@@ -62,10 +63,11 @@ class FarsRuntime final : public RuntimeStrategy {
   FarsSelector selector_;
   std::vector<std::uint8_t> predicted_;  // by node
   std::vector<std::int32_t> pool_;
-  std::vector<SuspiciousJob> suspicious_, sorted_;
-  std::vector<std::int32_t> owners_;  // find_suspicious' scratch: owners of predicted nodes
-  std::vector<double> end_s_;         // .. and the estimated end of each suspicious job
-  std::vector<std::size_t> order_;
+  std::vector<SuspiciousJob> suspicious_;
+  // find_suspicious' scratch: the owners of the predicted nodes, then each suspicious job by
+  // its estimated end.
+  std::vector<std::int32_t> owners_;
+  std::vector<std::pair<double, SuspiciousJob>> by_end_;
   FarsSelection selection_;
   std::vector<std::int32_t> held_;  // nodes the last invocation's moves vacated (hold_vacated)
   std::int64_t invocations_ = 0;
