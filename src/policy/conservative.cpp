@@ -113,15 +113,18 @@ void ConservativeBackfill::select(const QueueState& s, std::vector<std::int32_t>
     reserved_s_.resize(s.info.size(), kNaN);
     slot_wall_s_.resize(s.info.size());
     slot_size_.resize(s.info.size());
-    tail_.resize(s.info.size());
   }
   read_base(s);
   const bool incremental = same_queue(s) && base_only_grew(s.now_s);
   Gain since{-kNever, kNever};  // capacity given back since the last call
   if (incremental) {
     // Stale breakpoints (before now, or left by moved reservations) would pile up and slow
-    // every search: drop them, which changes no answer.
-    profile_.forget_before(s.now_s);
+    // every search: drop them, which changes no answer. Dropping walks the whole profile, so
+    // it waits until the clock passed a breakpoint or kSlack of them were added.
+    if (profile_.breakpoints() >= merged_steps_ + kSlack || profile_.starts_before(s.now_s)) {
+      profile_.forget_before(s.now_s);
+      merged_steps_ = profile_.breakpoints();
+    }
     since = Gain{};
     for (std::size_t k = 0; k < grown_.size(); ++k)
       if (grown_[k].nodes > 0)
@@ -148,9 +151,14 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
     return to;
   }
   const Miss job{j.size, j.est_wall_s, at, std::min(at, before_s)};
+  // The starts a recorded search ruled out (all from now) are not looked at again. A search
+  // from a time inside a step answers as one from now would: the step's first start was
+  // ruled out, and a later start in the same step has the same steps after it in its window.
+  double from_s = now_s;
   for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k)
-    if (miss_[k].covers(job)) return at;
-  const double to = profile_.earliest_before(now_s, j.size, j.est_wall_s, at, job.before_s);
+    if (miss_[k].rules_out(job)) from_s = std::max(from_s, miss_[k].before_s);
+  if (!(from_s < job.before_s)) return at;
+  const double to = profile_.earliest_before(from_s, j.size, j.est_wall_s, at, job.before_s);
   if (to != kNever) return to;
   miss_[misses_++ % kMisses] = job;
   return at;
@@ -165,23 +173,31 @@ void ConservativeBackfill::forget_misses(double lo_s) {
   misses_ = kept;
 }
 
-// A search that found no earlier start for this job finds none for `other` either, if the
-// profile only lost capacity in between: at every start before other's bound, other's window
+// A search that found no start in [now, before_s) for this job finds none there for `other`
+// either, if the profile only lost capacity in between: at every such start, other's window
 // (up to its slot or its end, whichever comes first) holds this job's, and this job's held a
 // step with fewer free nodes than it needs.
-bool ConservativeBackfill::Miss::covers(const Miss& other) const {
-  return size <= other.size && wall_s <= other.wall_s && at_s <= other.at_s &&
-         before_s >= other.before_s;
+bool ConservativeBackfill::Miss::rules_out(const Miss& other) const {
+  return size <= other.size && wall_s <= other.wall_s && at_s <= other.at_s;
 }
 
 // In queue order, each job takes the earliest slot that delays no reservation (all: every
 // job; else only those that capacity given back before their end could move).
 void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>& start, bool all,
                                  Gain since) {
-  moved_.assign(s.waiting.size(), Gain{});
+  const std::size_t first_start = start.size();
   misses_ = 0;
   Gain head;  // capacity given back by the jobs ahead in this call
+  // The capacity later jobs gave back last call, for the job at each position: a suffix of
+  // last call's moves, by their index among the jobs kept (the positions of this call's queue).
+  std::size_t next_move = 0;
+  Gain tail = moves_.empty() ? Gain{} : moves_.front().tail;
+  moved_.clear();
   for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
+    while (next_move < moves_.size() && moves_[next_move].kept <= pos) {
+      ++next_move;
+      tail = next_move < moves_.size() ? moves_[next_move].tail : Gain{};
+    }
     const std::int32_t job = s.waiting[pos];
     const auto id = static_cast<std::size_t>(job);
     const JobInfo& j = s.info[id];
@@ -190,57 +206,68 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
     // A slot of no length is not in the profile: jobs behind may take its instant, so it is
     // always recomputed.
     if (!had || all || !(j.est_wall_s > 0) ||
-        std::min({tail_[id].lo_s, since.lo_s, head.lo_s}) < at + j.est_wall_s) {
+        std::min({tail.lo_s, since.lo_s, head.lo_s}) < at + j.est_wall_s) {
       if (!had) {
         at = profile_.earliest(s.now_s, j.size, j.est_wall_s);
         FS_CHECK(at != kNever, "conservative: a job can never fit (wider than the machine?)");
         profile_.add(at, at + j.est_wall_s, -j.size);
-      } else if (const double to = earliest_move(s.now_s, j, at,
-                                                 std::max({tail_[id].hi_s, since.hi_s, head.hi_s}));
+        if (log_ != nullptr && std::isnan((*log_)[id])) (*log_)[id] = at;
+      } else if (const double to =
+                     earliest_move(s.now_s, j, at, std::max({tail.hi_s, since.hi_s, head.hi_s}));
                  to != at) {
         profile_.add(at, at + j.est_wall_s, j.size);  // give its own slot back
         profile_.add(to, to + j.est_wall_s, -j.size);
         // Where its new slot overlaps the old one, nothing was given back.
-        moved_[pos] = {std::max(at, to + j.est_wall_s), at + j.est_wall_s};
-        forget_misses(moved_[pos].lo_s);
-        head.cover(moved_[pos]);
+        const Gain back{std::max(at, to + j.est_wall_s), at + j.est_wall_s};
+        moved_.push_back({pos - (start.size() - first_start), back, {}});
+        forget_misses(back.lo_s);
+        head.cover(back);
         at = to;
       }
-    }
-    slot_wall_s_[id] = j.est_wall_s;
-    slot_size_[id] = j.size;
-    if (log_ != nullptr) {
-      double& first = (*log_)[id];
-      if (std::isnan(first)) first = at;
+      // Unchanged for the jobs not looked at: same_queue() found their slots as given.
+      slot_wall_s_[id] = j.est_wall_s;
+      slot_size_[id] = j.size;
     }
     if (trace_ != nullptr) trace_->push_back({job, at, s.now_s});
     if (at == s.now_s) {
       start.push_back(static_cast<std::int32_t>(pos));
       at = kNaN;  // started: no reservation any more; its slot becomes part of the base
-      base_free_ -= j.size;
-      const double end_s = s.now_s + j.est_wall_s;
-      if (end_s > s.now_s) {
-        const auto it = std::lower_bound(base_.begin(), base_.end(), end_s,
-                                         [](const Step& st, double t) { return st.time_s < t; });
-        if (it != base_.end() && it->time_s == end_s)
-          it->nodes += j.size;
-        else
-          base_.insert(it, {end_s, j.size});
-      } else {
-        base_free_ += j.size;  // a slot of no length took nothing
-      }
+      add_to_base(s.now_s, j);
     }
   }
-  // What the next call needs: for each job still waiting, the capacity given back after it.
-  queue_.clear();
+  // What the next call needs: the waiting jobs not started, in order, and this call's moves
+  // with the capacity given back from each on (for the jobs before it).
   Gain after;
-  for (std::size_t pos = s.waiting.size(); pos-- > 0;) {
-    tail_[static_cast<std::size_t>(s.waiting[pos])] = after;
-    after.cover(moved_[pos]);
+  for (std::size_t k = moved_.size(); k-- > 0;) {
+    after.cover(moved_[k].back);
+    moved_[k].tail = after;
   }
-  for (const std::int32_t job : s.waiting)
-    if (!std::isnan(reserved_s_[static_cast<std::size_t>(job)])) queue_.push_back(job);
+  moves_.swap(moved_);
+  queue_.clear();
+  std::size_t from = 0;
+  for (std::size_t k = first_start; k <= start.size(); ++k) {
+    const auto to = k < start.size() ? static_cast<std::size_t>(start[k]) : s.waiting.size();
+    queue_.insert(queue_.end(), s.waiting.begin() + static_cast<std::ptrdiff_t>(from),
+                  s.waiting.begin() + static_cast<std::ptrdiff_t>(to));
+    from = to + 1;
+  }
   valid_ = true;
+}
+
+// A job started now: its nodes come back at its estimated end.
+void ConservativeBackfill::add_to_base(double now_s, const JobInfo& j) {
+  base_free_ -= j.size;
+  const double end_s = now_s + j.est_wall_s;
+  if (!(end_s > now_s)) {
+    base_free_ += j.size;  // a slot of no length took nothing
+    return;
+  }
+  const auto it = std::lower_bound(base_.begin(), base_.end(), end_s,
+                                   [](const Step& st, double t) { return st.time_s < t; });
+  if (it != base_.end() && it->time_s == end_s)
+    it->nodes += j.size;
+  else
+    base_.insert(it, {end_s, j.size});
 }
 
 }  // namespace faultsweep::policy

@@ -41,6 +41,8 @@ class AvailabilityProfile {
   // kNever if none.
   double earliest_before(double from_s, std::int32_t nodes, double wall_s, double held_s,
                          double starts_before_s) const;
+  // True if a step other than the first starts at or before t_s (forget_before would drop it).
+  bool starts_before(double t_s) const { return time_s_.size() > 1 && time_s_[1] <= t_s; }
   std::size_t breakpoints() const { return time_s_.size(); }
 
  private:

@@ -177,7 +177,6 @@ class ConservativeBackfill final : public QueuePolicy {
   std::vector<double> reserved_s_;       // by job id: its reservation, NaN if none
   std::vector<double> slot_wall_s_;      // by job id: the wall time and size its slot in the
   std::vector<std::int32_t> slot_size_;  // profile was taken with
-  std::vector<Gain> tail_;               // by job id: capacity later jobs gave back last call
   std::vector<std::int32_t> queue_;      // the waiting jobs after the last call, in order
   bool valid_ = false;                   // queue_, base_ and profile_ describe the last call
   // The base (free nodes now plus the releases) the profile holds: base_free_ from the last
@@ -185,14 +184,22 @@ class ConservativeBackfill final : public QueuePolicy {
   std::int32_t base_free_ = 0;
   std::vector<Step> base_, next_base_;
   std::int32_t next_free_ = 0;
-  std::vector<Step> grown_;  // scratch: [time_s, next time_s) gained `nodes`
-  std::vector<Gain> moved_;  // scratch, by queue position: the slot a moved job gave back
+  std::size_t merged_steps_ = 0;  // the profile's breakpoints after the last forget_before
+  static constexpr std::size_t kSlack = 4;  // breakpoints added before merging again
+  std::vector<Step> grown_;                 // scratch: [time_s, next time_s) gained `nodes`
+  // A job that moved: the slot it gave back, and what it and the moves after it gave back.
+  struct Move {
+    std::size_t kept;  // the jobs before it not started (its position in the next call)
+    Gain back, tail;
+  };
+  std::vector<Move> moves_, moved_;  // last call's moves; this call's (scratch)
+  void add_to_base(double now_s, const JobInfo& j);
   // The last searches of this call that found no earlier start, none of whose steps capacity
   // given back since has reached: a job they cover is not searched (earliest_move).
   struct Miss {
     std::int32_t size;
     double wall_s, at_s, before_s;  // starts were looked for from now to before_s
-    bool covers(const Miss& other) const;
+    bool rules_out(const Miss& other) const;
     // Every step the search looked at starts before this (its starts end their windows by
     // then: before_s + wall_s, or at_s, where the job's own slot held them).
     double reach_s() const { return std::min(at_s, before_s + wall_s); }
