@@ -159,9 +159,9 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
     if (miss_[k].rules_out(job)) from_s = std::max(from_s, miss_[k].before_s);
   if (!(from_s < job.before_s)) return at;
   const double to = profile_.earliest_before(from_s, j.size, j.est_wall_s, at, job.before_s);
-  if (to != kNever) return to;
-  miss_[misses_++ % kMisses] = job;
-  return at;
+  // A search that found `to` ruled out the starts before it as one that found none would.
+  miss_[misses_++ % kMisses] = to != kNever ? Miss{j.size, j.est_wall_s, at, to} : job;
+  return to != kNever ? to : at;
 }
 
 // Capacity given back from lo_s on: a search that found nothing might find it now, unless

@@ -194,11 +194,12 @@ class ConservativeBackfill final : public QueuePolicy {
   };
   std::vector<Move> moves_, moved_;  // last call's moves; this call's (scratch)
   void add_to_base(double now_s, const JobInfo& j);
-  // The last searches of this call that found no earlier start, none of whose steps capacity
-  // given back since has reached: a job they cover is not searched (earliest_move).
+  // The last searches of this call, each with the starts it ruled out (from now to before_s:
+  // all it looked at, or those before the start it found), none of whose steps capacity given
+  // back since has reached: a job they rule out there is not searched there (earliest_move).
   struct Miss {
     std::int32_t size;
-    double wall_s, at_s, before_s;  // starts were looked for from now to before_s
+    double wall_s, at_s, before_s;  // no start from now to before_s held it
     bool rules_out(const Miss& other) const;
     // Every step the search looked at starts before this (its starts end their windows by
     // then: before_s + wall_s, or at_s, where the job's own slot held them).
