@@ -155,9 +155,11 @@ double ConservativeBackfill::earliest_move(double now_s, const JobInfo& j, doubl
   // from a time inside a step answers as one from now would: the step's first start was
   // ruled out, and a later start in the same step has the same steps after it in its window.
   double from_s = now_s;
-  for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k)
-    if (miss_[k].rules_out(job)) from_s = std::max(from_s, miss_[k].before_s);
-  if (!(from_s < job.before_s)) return at;
+  for (std::size_t k = 0; k < std::min(misses_, kMisses); ++k) {
+    if (!miss_[k].rules_out(job)) continue;
+    if (miss_[k].before_s >= job.before_s) return at;  // all of them
+    from_s = std::max(from_s, miss_[k].before_s);
+  }
   const double to = profile_.earliest_before(from_s, j.size, j.est_wall_s, at, job.before_s);
   // A search that found `to` ruled out the starts before it as one that found none would.
   miss_[misses_++ % kMisses] = to != kNever ? Miss{j.size, j.est_wall_s, at, to} : job;
