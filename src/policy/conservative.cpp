@@ -193,13 +193,10 @@ void ConservativeBackfill::place(const QueueState& s, std::vector<std::int32_t>&
   // The capacity later jobs gave back last call, for the job at each position: a suffix of
   // last call's moves, by their index among the jobs kept (the positions of this call's queue).
   std::size_t next_move = 0;
-  Gain tail = moves_.empty() ? Gain{} : moves_.front().tail;
   moved_.clear();
   for (std::size_t pos = 0; pos < s.waiting.size(); ++pos) {
-    while (next_move < moves_.size() && moves_[next_move].kept <= pos) {
-      ++next_move;
-      tail = next_move < moves_.size() ? moves_[next_move].tail : Gain{};
-    }
+    while (next_move < moves_.size() && moves_[next_move].kept <= pos) ++next_move;
+    const Gain tail = next_move < moves_.size() ? moves_[next_move].tail : Gain{};
     const std::int32_t job = s.waiting[pos];
     const auto id = static_cast<std::size_t>(job);
     const JobInfo& j = s.info[id];
