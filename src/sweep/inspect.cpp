@@ -52,8 +52,9 @@ int inspect_file(const std::string& path, std::FILE* out) {
   const StoredResults s = read_results(path);
   const ResultTable& t = s.table;
   io::File file = io::File::open_read(path);
-  std::fprintf(out, "%s: faultsweep results (schema %lld), %s\n", path.c_str(),
-               static_cast<long long>(kSchemaVersion),
+  std::fprintf(out, "%s: faultsweep results (schema %lld, results version %lld), %s\n",
+               path.c_str(), static_cast<long long>(kSchemaVersion),
+               static_cast<long long>(s.results_version),
                s.complete ? "COMPLETE" : "INCOMPLETE: rerun the job with --resume to finish it");
   std::fprintf(out, "  model      %s, master seed %llu\n", s.model.c_str(),
                static_cast<unsigned long long>(s.master_seed));

@@ -18,6 +18,7 @@ namespace {
 
 constexpr char kMagic[] = "FSJOURNAL2\n";
 constexpr char kMagicV1[] = "FSJOURNAL1\n";  // before slices: no slice field
+constexpr char kMagicV3[] = "FSJOURNAL3\n";  // results_version other than 1
 constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
 
 template <class T>
@@ -84,7 +85,8 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
   };
   if (d.size() < kMagicLen) throw bad("magic");
   const bool v1 = std::memcmp(d.data(), kMagicV1, kMagicLen) == 0;
-  if (!v1 && std::memcmp(d.data(), kMagic, kMagicLen) != 0) throw bad("magic");
+  const bool v3 = std::memcmp(d.data(), kMagicV3, kMagicLen) == 0;
+  if (!v1 && !v3 && std::memcmp(d.data(), kMagic, kMagicLen) != 0) throw bad("magic");
   Reader r(d);
   r.skip(kMagicLen);
   JournalContents c;
@@ -96,6 +98,10 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
     if (!r.can(n)) throw bad("truncated");
     s->assign(reinterpret_cast<const char*>(d.data() + r.pos()), n);
     r.skip(n);
+  }
+  if (v3) {
+    if (!r.can(4)) throw bad("truncated");
+    c.results_version = r.get<std::uint32_t>();
   }
   if (!r.can(8)) throw bad("truncated");
   c.metric_count = r.get<std::uint32_t>();
@@ -188,19 +194,23 @@ Journal::~Journal() {
 
 Journal Journal::create(const std::filesystem::path& path, const std::string& job_file,
                         const std::string& job_text, std::uint32_t metric_count,
-                        const std::string& slice) {
+                        const std::string& slice, std::uint32_t results_version) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
     throw IoError(
         fmt::format("{}: cannot create the journal: {}", path.string(), std::strerror(errno)));
   lock_or_refuse(fd, path.string());
   Journal j(fd, path.string(), metric_count);
-  // A whole sweep keeps the version 1 layout, so that older builds still resume it.
-  const char* magic = slice.empty() ? kMagicV1 : kMagic;
+  // A whole sweep of results version 1 keeps the version 1 layout, so that older builds still
+  // resume it; a slice adds its name (layout 2); another results version adds the version
+  // (layout 3), which older builds refuse to read.
+  const bool v3 = results_version != 1;
+  const char* magic = v3 ? kMagicV3 : slice.empty() ? kMagicV1 : kMagic;
   std::vector<unsigned char> h(magic, magic + kMagicLen);
   put_string(h, job_file);
   put_string(h, job_text);
-  if (!slice.empty()) put_string(h, slice);
+  if (!slice.empty() || v3) put_string(h, slice);
+  if (v3) put<std::uint32_t>(h, results_version);
   put<std::uint32_t>(h, metric_count);
   put<std::uint32_t>(h, crc32_bytes(h.data(), h.size()));
   write_all(fd, h.data(), h.size(), j.path_);

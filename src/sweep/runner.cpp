@@ -22,10 +22,13 @@
 #include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"
 #include "faultsweep/sweep/warnings.hpp"
+#include "resume.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
 namespace mpi = boost::mpi;
+using detail::journal_busy;
+using detail::open_for_resume;
 
 namespace {
 
@@ -41,105 +44,6 @@ struct Plan {
     ar& exit_code;
   }
 };
-
-InputError journal_busy(const fs::path& journal_path) {
-  return InputError(fmt::format(
-      "another run holds {} (a live faultsweep run is writing it); wait for it to finish, stop "
-      "it, or choose another output with --out",
-      journal_path.string()));
-}
-
-// Fills `table` from a journal or a partial results file and opens the journal to append to.
-// Refuses (InputError) when the job changed since, and says what changed.
-std::optional<Journal> open_for_resume(const JobSpec& job, const fs::path& out,
-                                       const fs::path& journal_path, const std::string& slice,
-                                       ResultTable& table, bool* already_complete,
-                                       TaskRecords* file_records) {
-  const auto refuse_if_changed = [&](const std::string& old_text, const std::string& old_file,
-                                     const std::string& source) {
-    if (old_text == job.text) return;
-    const JobSpec before = parse_job(old_text, old_file);
-    const auto diffs = job_differences(before, job);
-    if (diffs.empty()) return;  // comments or formatting only
-    std::string msg = fmt::format(
-        "{}: cannot resume: the job's parameters changed since {} was written:", job.file, source);
-    for (const auto& d : diffs) msg += "\n  " + d;
-    msg += "\nrun the original job file, or start a new sweep with another output (--out)";
-    throw InputError(msg);
-  };
-  const auto refuse_if_other_slice = [&](const std::string& old_slice, const std::string& source) {
-    if (old_slice == slice) return;
-    throw InputError(fmt::format(
-        "{}: cannot resume {}: it holds {}, and this run is {}; resume with {}, or combine "
-        "slices with `faultsweep merge`",
-        job.file, source, old_slice.empty() ? "a whole sweep" : "slice " + old_slice,
-        slice.empty() ? "the whole sweep" : "slice " + slice,
-        old_slice.empty() ? "no --slice" : "--slice " + old_slice));
-  };
-  const std::size_t M = job.metric_count();
-  std::error_code ec;
-  if (fs::exists(journal_path, ec)) {
-    if (Journal::locked_by_other(journal_path)) throw journal_busy(journal_path);
-    // Refuse before Journal::resume cuts the torn tail: a refused resume changes nothing.
-    const JournalContents before = read_journal(journal_path);
-    refuse_if_changed(before.job_text, before.job_file, journal_path.string());
-    refuse_if_other_slice(before.slice, journal_path.string());
-    if (before.metric_count != M)
-      throw IoError(
-          fmt::format("{}: the journal holds {} metrics per task, but model {} has {}: "
-                      "it was written by another faultsweep build; move it away to "
-                      "start over",
-                      journal_path.string(), before.metric_count, job.model->name(), M));
-    JournalContents c;
-    Journal journal = Journal::resume(journal_path, &c);
-    FS_CHECK(c.metric_count == M, "the journal changed while it was being opened");
-    for (std::size_t i = 0; i < c.tasks.size(); ++i) {
-      const std::uint64_t t = c.tasks[i];
-      if (t >= table.tasks()) continue;
-      table.done[t] = 1;
-      for (std::size_t m = 0; m < M; ++m) table.value(m, t) = c.values[i * M + m];
-    }
-    say(fmt::format(
-        "resuming from {}: {} finished tasks{}{}", journal_path.string(), table.done_count(),
-        c.dropped_bytes ? fmt::format(" ({} bytes of a torn last record dropped)", c.dropped_bytes)
-                        : "",
-        c.damaged_records
-            ? fmt::format("; {} damaged record{} ({} bytes, CRC mismatch) skipped: their tasks run "
-                          "again",
-                          c.damaged_records, c.damaged_records > 1 ? "s" : "", c.damaged_bytes)
-            : ""));
-    return journal;
-  }
-  if (fs::exists(out, ec)) {
-    StoredResults s = read_results(out);
-    refuse_if_changed(s.job_text, s.job_file_name, out.string());
-    refuse_if_other_slice(s.slice, out.string());
-    if (s.table.points != table.points || s.table.replicas_max != table.replicas_max ||
-        s.metrics.size() != M)
-      throw InputError(
-          fmt::format("{}: cannot resume: {} has a different shape", job.file, out.string()));
-    if (s.complete) {
-      *already_complete = true;
-      return std::nullopt;
-    }
-    table = s.table;
-    *file_records = std::move(s.records);
-    Journal j =
-        Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M), slice);
-    std::vector<double> v(M);
-    for (std::size_t t = 0; t < table.tasks(); ++t)
-      if (table.done[t]) {
-        for (std::size_t m = 0; m < M; ++m) v[m] = table.value(m, t);
-        j.append(t, v.data());
-      }
-    j.sync();
-    say(fmt::format("resuming from the partial file {}: {} finished tasks", out.string(),
-                    table.done_count()));
-    return j;
-  }
-  say(fmt::format("--resume: nothing to resume at {}; starting the sweep", out.string()));
-  return Journal::create(journal_path, job.file, job.text, static_cast<std::uint32_t>(M), slice);
-}
 
 // Rank 0's checks on the output before anything runs. A slice without --out writes
 // OUTPUT.slice-i-of-n.h5 next to the job's output.
@@ -184,10 +88,6 @@ void check_run_output(const JobSpec& job, const fs::path& out, const std::vector
       out, {"--out", kFileType, "pass --resume to continue it or --overwrite to replace it"},
       overwrite, named);
 }
-
-}  // namespace
-
-namespace {
 
 int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   const bool root = world.rank() == 0;

@@ -151,7 +151,8 @@ std::vector<InputFile> read_inputs(hid_t root, const std::string& f) {
 // Everything inside the results file; every handle it opens is closed when it returns.
 void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bool complete,
                     const std::string& slice, const std::vector<InputFile>& inputs,
-                    const std::vector<std::string>& notices, const TaskRecords* records) {
+                    const std::vector<std::string>& notices, const TaskRecords* records,
+                    std::int64_t results_version) {
   const std::string& f = file.path();
   const hid_t root = file.id();
   std::vector<std::string> axis_names, metric_names;
@@ -160,6 +161,7 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
   for (const auto& m : job.model->metrics()) metric_names.push_back(m.name);
   io::write_attr(root, "filetype", std::string(kFileType), f);
   io::write_attr(root, "schema_version", kSchemaVersion, f);
+  io::write_attr(root, "results_version", results_version, f);
   io::write_attr(root, "faultsweep_version", std::string(version()), f);
   io::write_attr(root, "git_sha", std::string(git_sha()), f);
   io::write_attr(root, "compiler", std::string(compiler()), f);
@@ -228,7 +230,8 @@ void write_contents(io::File& file, const JobSpec& job, const ResultTable& t, bo
 
 void write_results(const std::filesystem::path& out, const JobSpec& job, const ResultTable& t,
                    bool complete, const std::string& slice, const std::vector<InputFile>* inputs,
-                   const std::vector<std::string>& notices, const TaskRecords* records) {
+                   const std::vector<std::string>& notices, const TaskRecords* records,
+                   std::int64_t results_version) {
   const std::vector<InputFile> described =
       inputs ? std::vector<InputFile>{} : describe_job_inputs(job);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
@@ -236,7 +239,8 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
   std::filesystem::remove(tmp, ec);
   io::File file = io::File::create(tmp);
   try {
-    write_contents(file, job, t, complete, slice, inputs ? *inputs : described, notices, records);
+    write_contents(file, job, t, complete, slice, inputs ? *inputs : described, notices, records,
+                   results_version);
     file.close();  // every group and dataset handle is closed by now: the close writes the rest
   } catch (...) {
     file.discard();  // also when the disk is full: HDF5 must not be left holding the file
@@ -273,6 +277,8 @@ StoredResults read_results(const std::filesystem::path& path) {
   s.git_sha = io::read_attr_string(root, "git_sha", f);
   s.version = io::read_attr_string(root, "faultsweep_version", f);
   s.master_seed = io::read_attr_uint(root, "master_seed", f);
+  if (io::has_attr(root, "results_version"))
+    s.results_version = io::read_attr_int(root, "results_version", f);
   s.complete = io::read_attr_int(root, "complete", f) != 0;
   s.axes = split(io::read_attr_string(root, "axes", f), ',');
   s.metrics = split(io::read_attr_string(root, "metrics", f), ',');
@@ -332,7 +338,13 @@ MergeOutcome merge_results(const std::filesystem::path& out,
                            job->metric_count());
       source.assign(merged.tasks(), "");
       first = s;
-    } else if (s.job_text != first->job_text) {
+    } else if (s.results_version != first->results_version) {
+      throw InputError(fmt::format(
+          "cannot merge {} (results_version {}) with {} (results_version {}): their values come "
+          "from faultsweep builds whose results differ; rerun one of them with the other's build",
+          in.string(), s.results_version, inputs.front().string(), first->results_version));
+    }
+    if (s.job_text != first->job_text) {
       // Different text: the same job if only comments or layout differ.
       const auto diffs = job_differences(*job, parse_job(s.job_text, s.job_file_name));
       if (!diffs.empty()) {
@@ -378,7 +390,9 @@ MergeOutcome merge_results(const std::filesystem::path& out,
   RoundPlanner planner(*job);
   r.complete = planner.next_round(merged).empty();
   r.tasks_total = std::max(r.tasks_done, planner.planned_tasks());
-  write_results(out, *job, merged, r.complete, "", &first->inputs, notices, &records);
+  // The merged values are the inputs' own: the file keeps their results version.
+  write_results(out, *job, merged, r.complete, "", &first->inputs, notices, &records,
+                first->results_version);
   return r;
 }
 

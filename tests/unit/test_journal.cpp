@@ -88,6 +88,29 @@ TEST_CASE("journal: what is written is read back bit for bit", "[journal]") {
   CHECK(c.dropped_bytes == 0);
 }
 
+TEST_CASE("journal: results version 1 keeps the old layouts; another version is stored",
+          "[journal]") {
+  TempDir dir;
+  const fs::path p1 = write_journal(dir, 2);
+  CHECK(std::string(bytes_of(p1).data(), 11) == "FSJOURNAL1\n");  // older builds still read it
+  CHECK(read_journal(p1).results_version == 1);
+  const fs::path p2 = dir.path() / "v2.journal";
+  for (const std::string slice : {"", "1/3"}) {
+    fs::remove(p2);
+    {
+      Journal j = Journal::create(p2, kJobFile, kJobText, kMetrics, slice, 2);
+      j.append(7, values_of(7).data());
+    }
+    CHECK(std::string(bytes_of(p2).data(), 11) == "FSJOURNAL3\n");
+    const JournalContents c = read_journal(p2);
+    CHECK(c.results_version == 2);
+    CHECK(c.slice == slice);
+    CHECK(c.metric_count == kMetrics);
+    REQUIRE(c.tasks.size() == 1);
+    CHECK(c.tasks[0] == 7);
+  }
+}
+
 TEST_CASE("journal: an empty journal has a header and no records", "[journal]") {
   TempDir dir;
   const fs::path p = write_journal(dir, 0);

@@ -334,6 +334,18 @@ TEST_CASE("merge: the union of slices equals the whole table, bit for bit", "[st
                       Catch::Contains("task 4 (point 1, replica 1) differs"));
     CHECK_FALSE(fs::exists(out));
   }
+  SECTION("files of two results versions are refused, naming both; a merge keeps the version") {
+    const fs::path v2 = dir.path() / "v2.h5";
+    write_results(v2, job, masked(full, slice_tasks(job, Slice{1, 3})), false, Slice{1, 3}.text(),
+                  nullptr, {}, nullptr, 2);
+    CHECK(read_results(v2).results_version == 2);
+    CHECK(read_results(parts[0]).results_version == faultsweep::sweep::kResultsVersion);
+    CHECK_THROWS_WITH(merge_results(out, {parts[0], v2}, false),
+                      Catch::Contains("results_version 2") && Catch::Contains("results_version 1"));
+    CHECK_FALSE(fs::exists(out));
+    merge_results(out, {v2}, false);
+    CHECK(read_results(out).results_version == 2);
+  }
   SECTION("files of another job are refused, naming the difference") {
     const JobSpec job2 = parse_job(
         "[sweep]\nmodel = \"synthetic\"\nseed = 43\nreplicas = 3\ndescription = \"store "

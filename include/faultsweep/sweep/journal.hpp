@@ -8,17 +8,22 @@
 // u64 task id, metric count × f64 values, u32 CRC-32 of the record's preceding bytes.
 // A slice's journal starts "FSJOURNAL2\n" and has u64 len + slice ("i/n") after the job text,
 // so that resuming it as another slice (or as the whole sweep) is refused.
+// Results of a results_version other than 1 (sweep/store.hpp) start "FSJOURNAL3\n": the slice
+// field (empty for a whole sweep), then u32 results_version before the metric count.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "faultsweep/sweep/results_version.hpp"
 
 namespace faultsweep::sweep {
 
 struct JournalContents {
   std::string job_file;
   std::string job_text;
-  std::string slice;  // "i/n" when the journal belongs to one slice of the sweep
+  std::string slice;                  // "i/n" when the journal belongs to one slice of the sweep
+  std::uint32_t results_version = 1;  // of the values it holds (layouts 1 and 2: 1)
   std::uint32_t metric_count = 0;
   std::vector<std::uint64_t> tasks;  // in the order written
   std::vector<double> values;        // tasks.size() × metric_count
@@ -36,9 +41,10 @@ JournalContents read_journal(const std::filesystem::path& path);
 class Journal {
  public:
   // A new journal; fails (IoError) if the file exists.
-  static Journal create(const std::filesystem::path& path, const std::string& job_file,
-                        const std::string& job_text, std::uint32_t metric_count,
-                        const std::string& slice = "");
+  static Journal create(
+      const std::filesystem::path& path, const std::string& job_file, const std::string& job_text,
+      std::uint32_t metric_count, const std::string& slice = "",
+      std::uint32_t results_version = static_cast<std::uint32_t>(kResultsVersion));
   // Continues an existing journal: reads it into *contents and cuts the torn tail off, so that
   // appends follow the last intact record. (A caller that may refuse the resume checks
   // read_journal() first: the runner does, so a refused resume changes nothing.)

@@ -9,6 +9,7 @@
 
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/provenance.hpp"
+#include "faultsweep/sweep/results_version.hpp"
 
 namespace faultsweep::sweep {
 
@@ -36,12 +37,14 @@ void write_results(const std::filesystem::path& out, const JobSpec& job, const R
                    bool complete, const std::string& slice = "",
                    const std::vector<InputFile>* inputs = nullptr,
                    const std::vector<std::string>& notices = {},
-                   const std::map<std::uint64_t, std::vector<unsigned char>>* records = nullptr);
+                   const std::map<std::uint64_t, std::vector<unsigned char>>* records = nullptr,
+                   std::int64_t results_version = kResultsVersion);
 
 struct StoredResults {
   std::string model, job_file_name, job_text, job_sha256, created_utc, git_sha, version;
   std::string slice;  // "i/n" for a slice's file, else empty
   std::uint64_t master_seed = 0;
+  std::int64_t results_version = 1;  // root attribute results_version (1 when absent)
   bool complete = false;
   std::vector<std::string> axes;      // /points dataset names, in order
   std::vector<std::string> metrics;   // in the model's order
