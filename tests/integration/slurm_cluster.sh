@@ -14,8 +14,12 @@
 #   SLURM_NODE_LINE        the NodeName line (default: what `slurmd -C` reports)
 #   SLURM_PARTITION_OPTS   more options for the partition line (e.g. OverSubscribe=FORCE:4)
 #   SLURM_CONF_EXTRA       more lines for slurm.conf
+#   SLURM_ACCOUNTING=1     with the accounting database: MariaDB (datadir and socket of its own)
+#                          and slurmdbd are started first, slurm.conf says
+#                          AccountingStorageType=accounting_storage/slurmdbd and the cluster is
+#                          added with sacctmgr, so sacct and `sacctmgr show event` answer
 # After it: SLURM_CONF is exported, SLURM_HOST is the node's name, SLURM_BASE_PORT the first of
-# the ports the cluster uses (SlurmctldPort; SlurmdPort is the next one).
+# the ports the cluster uses (SlurmctldPort; then SlurmdPort, DbdPort and MariaDB's port).
 # The EXIT trap (slurm_cleanup) cancels the jobs, stops the daemons and then removes $WORK.
 
 SLURM_DIR="$WORK/slurm"
@@ -25,6 +29,7 @@ SLURM_HOST=$(hostname -s)
 # machine does not collide with this one.
 SLURM_BASE_PORT=$((20000 + $$ % 20000))
 SLURM_LOGS=(slurmctld.log slurmd.log slurmctld.out slurmd.out munged.log)
+SLURM_ACCOUNTING=${SLURM_ACCOUNTING:-0}
 
 slurm_install() {
   local pair missing=()
@@ -111,7 +116,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
 JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$(slurm_accounting_lines)
 JobCompType=jobcomp/none
 MpiDefault=none
 ReturnToService=2
@@ -126,10 +131,25 @@ CONF
   SLURM_NODE_LINE=$node_line
 }
 
+# With slurmdbd, AccountingStoragePass names the munge socket that clients and slurmctld use
+# to reach it (AuthInfo covers only the cluster's own messages).
+slurm_accounting_lines() {
+  if [ "$SLURM_ACCOUNTING" = 1 ]; then
+    printf '%s\n' "AccountingStorageType=accounting_storage/slurmdbd" \
+      "AccountingStorageHost=$SLURM_HOST" "AccountingStoragePort=$((SLURM_BASE_PORT + 2))" \
+      "AccountingStoragePass=$SLURM_DIR/run/munge.sock"
+  else
+    echo "AccountingStorageType=accounting_storage/none"
+  fi
+}
+
 slurm_cluster_start() {
   slurm_start_munge
   slurm_write_conf
   export SLURM_CONF="$SLURM_DIR/slurm.conf"
+  if [ "$SLURM_ACCOUNTING" = 1 ]; then
+    slurm_start_accounting || return 1
+  fi
   slurm_daemon slurmctld slurmctld -D -c -i
   slurm_daemon slurmd slurmd -D
   local up=0
@@ -144,4 +164,78 @@ slurm_cluster_start() {
   fail "the node did not come up within 60 s"
   slurm_show_logs
   return 1
+}
+
+# --- the accounting database ------------------------------------------------------------------
+SLURM_DB_SOCK="$SLURM_DIR/mysql/mysql.sock"
+SLURM_DB_PASS="fstest-$$"
+
+slurm_sql() { mariadb --no-defaults --socket="$SLURM_DB_SOCK" -uroot "$@"; }
+
+# MariaDB on a datadir, a socket and a loopback port of its own (the machine's own server, if
+# any, is not touched), with a user for slurmdbd, then slurmdbd and the cluster's record.
+slurm_start_accounting() {
+  local db="$SLURM_DIR/mysql" dbport=$((SLURM_BASE_PORT + 3)) d=$SLURM_DIR
+  SLURM_LOGS+=(mariadbd.log slurmdbd.log slurmdbd.out sacctmgr_probe.out)
+  mkdir -p "$db/data"
+  if ! mariadb-install-db --no-defaults --datadir="$db/data" --user=root \
+    --auth-root-authentication-method=socket >"$d/mariadb-install.log" 2>&1; then
+    fail "mariadb-install-db could not make a datadir"
+    slurm_show_logs
+    return 1
+  fi
+  # slurmdbd warns below these; a small buffer pool keeps the test light.
+  slurm_daemon mariadbd mariadbd --no-defaults --datadir="$db/data" --socket="$SLURM_DB_SOCK" \
+    --port="$dbport" --bind-address=127.0.0.1 --pid-file="$db/mariadbd.pid" --user=root \
+    --log-error="$d/mariadbd.log" --innodb-buffer-pool-size=64M \
+    --innodb-lock-wait-timeout=900 --innodb-log-file-size=64M
+  local up=0
+  for _ in $(seq 60); do
+    if slurm_sql -e 'select 1' >/dev/null 2>&1; then up=1; break; fi
+    sleep 0.5
+  done
+  if [ $up -ne 1 ]; then
+    fail "MariaDB did not come up within 30 s"
+    slurm_show_logs
+    return 1
+  fi
+  slurm_sql -e "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$SLURM_DB_PASS';
+    GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';"
+  pass "MariaDB is up (socket $SLURM_DB_SOCK, port $dbport)"
+
+  # slurmdbd reads slurmdbd.conf beside $SLURM_CONF; it must be private to SlurmUser.
+  cat >"$d/slurmdbd.conf" <<CONF
+AuthType=auth/munge
+AuthInfo=socket=$d/run/munge.sock
+DbdHost=$SLURM_HOST
+DbdPort=$((SLURM_BASE_PORT + 2))
+SlurmUser=root
+LogFile=$d/slurmdbd.log
+PidFile=$d/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$dbport
+StorageUser=slurm
+StoragePass=$SLURM_DB_PASS
+StorageLoc=slurm_acct_db
+CONF
+  chmod 600 "$d/slurmdbd.conf"
+  slurm_daemon slurmdbd slurmdbd -D
+  up=0
+  for _ in $(seq 60); do
+    if sacctmgr -n show cluster >"$d/sacctmgr_probe.out" 2>&1; then up=1; break; fi
+    sleep 0.5
+  done
+  if [ $up -ne 1 ]; then
+    fail "slurmdbd did not answer within 30 s"
+    slurm_show_logs
+    return 1
+  fi
+  # slurmctld registers with the database only as a cluster the database knows.
+  if ! sacctmgr -i add cluster fstest >"$d/sacctmgr_add.out" 2>&1; then
+    fail "sacctmgr could not add the cluster"
+    cat "$d/sacctmgr_add.out"
+    return 1
+  fi
+  pass "slurmdbd is up and knows the cluster fstest"
 }
