@@ -14,6 +14,8 @@
 #   SLURM_NODE_LINE        the NodeName line (default: what `slurmd -C` reports)
 #   SLURM_PARTITION_OPTS   more options for the partition line (e.g. OverSubscribe=FORCE:4)
 #   SLURM_CONF_EXTRA       more lines for slurm.conf
+#   SLURM_RETURN_TO_SERVICE  ReturnToService (default 2: a node set DOWN comes back as soon as
+#                          slurmd answers; 0 keeps it down until `scontrol ... state=resume`)
 #   SLURM_ACCOUNTING=1     with the accounting database: MariaDB (datadir and socket of its own)
 #                          and slurmdbd are started first, slurm.conf says
 #                          AccountingStorageType=accounting_storage/slurmdbd and the cluster is
@@ -119,7 +121,7 @@ JobAcctGatherType=jobacct_gather/none
 $(slurm_accounting_lines)
 JobCompType=jobcomp/none
 MpiDefault=none
-ReturnToService=2
+ReturnToService=${SLURM_RETURN_TO_SERVICE:-2}
 MinJobAge=900
 KillWait=10
 InactiveLimit=0
