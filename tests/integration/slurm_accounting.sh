@@ -6,13 +6,15 @@
 # for "maintenance" and taken down as "Not responding" and resumed each time. Then it dumps
 # `sacct -P` (allocations and steps) and `sacctmgr -P show event` and checks them against its
 # own record of what it did: every job once with the state it was meant to end in, submit times
-# and time limits as submitted, both outages with their reasons and times.
+# and time limits as submitted, both outages with their reasons and times; and replays them with
+# faultsweep (slurm_replay.sh): the jobs kept and dropped, their times and the outage as Slurm's.
 # Set FS_SLURM_DUMP_DIR to keep the dumps and the record (tests/data/slurm/ holds a set).
 # Needs root; installs slurm-wlm, munge, slurmdbd and mariadb-server with apt-get when missing.
 # Prints SKIP and exits 0 only when they cannot be installed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/slurm_cluster.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/slurm_replay.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
   skip "slurm_accounting: needs root (it starts the Slurm daemons and MariaDB)"
@@ -87,7 +89,7 @@ wait_until() {
 SACCT_FIELDS=JobID,JobIDRaw,JobName,Partition,Submit,Eligible,Start,End,Elapsed,Timelimit,NNodes
 SACCT_FIELDS+=,NCPUS,NodeList,AllocTRES,ReqTRES,State,ExitCode
 EVENT_FIELDS=Cluster,ClusterNodes,NodeName,Start,End,Duration,State,StateRaw,Event,Reason,User
-CHECK=(python3 "$(dirname "${BASH_SOURCE[0]}")/slurm_accounting_check.py" "$RECORD" "$OUT")
+CHECK=(/usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/slurm_accounting_check.py" "$RECORD" "$OUT")
 
 # dump_accounting EPOCH: dumps everything since EPOCH, again until the dumps hold every job in
 # the state it was meant to end in and both outages closed (slurmctld sends the records to
@@ -183,6 +185,7 @@ wait_until 60 "only the jobs meant to stay are left" \
 section "the dumps against the record"
 dump_accounting "$t_begin"
 check_dumps
+replay_dumps "$OUT"
 pass "the whole test took $(($(date +%s) - t_begin)) s (jobs from $((t0 - t_begin)) s on)"
 
 [ "$FS_FAILED" -gt 0 ] && slurm_show_logs
