@@ -1,10 +1,10 @@
-# libFuzzer targets of the input readers (SWF and the four failure-log formats, the PNNL reader
+# libFuzzer targets of the input readers (SWF, sacct and the four failure-log formats, the PNNL reader
 # with a user's node_pattern) and of `faultsweep fit`'s CSV path. Included by
 # fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); self-contained: the reader sources are
 # compiled again, with coverage and sanitizers, into a small library of their own, so the fuzzers
 # see inside the readers even when faultsweep_core itself is built without instrumentation.
 #   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-#   cmake --build build-fuzz --target fuzz_swf fuzz_trace_lanl fuzz_trace_csv fuzz_trace_fta \
+#   cmake --build build-fuzz --target fuzz_swf fuzz_sacct fuzz_trace_lanl fuzz_trace_csv fuzz_trace_fta \
 #     fuzz_trace_pnnl fuzz_pnnl_pattern fuzz_fit_csv
 #   build-fuzz/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
 if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
@@ -16,6 +16,9 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
     ${_fs_root}/src/core/error.cpp
     ${_fs_root}/src/core/compressed.cpp
     ${_fs_root}/src/workload/swf.cpp
+    ${_fs_root}/src/core/slurm_text.cpp
+    ${_fs_root}/src/workload/sacct.cpp
+    ${_fs_root}/src/workload/sacct_stats.cpp
     ${_fs_root}/src/failures/trace_text.cpp
     ${_fs_root}/src/failures/trace.cpp
     ${_fs_root}/src/failures/lanl.cpp
@@ -52,6 +55,7 @@ if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
                         Threads::Threads)
 
   faultsweep_reader_fuzzer(fuzz_swf fuzz_swf.cpp)
+  faultsweep_reader_fuzzer(fuzz_sacct fuzz_sacct.cpp)
   faultsweep_reader_fuzzer(fuzz_pnnl_pattern fuzz_pnnl_pattern.cpp)
   faultsweep_reader_fuzzer(fuzz_fit_csv fuzz_fit_csv.cpp)
   target_link_libraries(fuzz_fit_csv PRIVATE faultsweep_fuzz_fit)

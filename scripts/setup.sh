@@ -9,6 +9,7 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev libboost-mpi-dev libboost-serialization-dev
   libhdf5-dev hdf5-tools libeigen3-dev libpcg-cpp-dev catch2 libcli11-dev libtoml11-dev
   libfmt-dev zlib1g-dev liblzma-dev libssl-dev libre2-dev libdeflate-dev clang-format
+  nlohmann-json3-dev
   clang libclang-rt-dev
   procps xz-utils hostname
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-scipy python3-pytest

@@ -234,7 +234,8 @@ int main(int argc, char** argv) {
       ->check(integer_in<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()));
   fit->add_option("--format", fit_format,
                   "lanl (default), csv (time_s,node,downtime_s), fta (Failure Trace Archive "
-                  "event_trace.tab) or pnnl (PNNL MPP2 log)");
+                  "event_trace.tab), pnnl (PNNL MPP2 log) or slurm (sacctmgr show event "
+                  "--parsable2, or its CSV)");
   std::string fit_pattern;
   fit->add_option("--node-prefix", fit_opt.node_prefix,
                   "fta: only nodes whose node_name starts with this (one machine of a file "
@@ -243,6 +244,10 @@ int main(int argc, char** argv) {
       "--node-pattern", fit_pattern,
       "pnnl: the Hardware Identifiers that are nodes (whole, case-insensitive, RE2 syntax; "
       "default \"(node|n) *[0-9]+\")");
+  fit->add_option("--reason", fit_opt.reason,
+                  "slurm: only events whose Reason matches (RE2, case-insensitive)");
+  fit->add_option("--exclude-reason", fit_opt.exclude_reason,
+                  "slurm: not the events whose Reason matches (RE2, case-insensitive)");
   fit->add_option("--out,-o", fit_out, "output file (.h5), written atomically");
   fit->add_option("--min-ttfs", fit_opt.min_ttfs, "fit nodes with at least this many TTFs")
       ->check(integer_in(1, std::numeric_limits<int>::max()));

@@ -14,4 +14,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/memory.cpp
   src/core/parallel.cpp
   src/core/metric_sink.cpp
+  src/core/slurm_text.cpp
 )

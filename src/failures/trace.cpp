@@ -108,15 +108,17 @@ FailureEvent TraceSource::next() {
 
 std::vector<std::pair<std::string, std::int64_t>> TraceLog::counts() const {
   const auto n = [](std::size_t v) { return static_cast<std::int64_t>(v); };
-  return {{"lines", n(lines)},
-          {"events", n(events.size())},
-          {"nodes", nodes},
-          {"bad", n(bad)},
-          {"other_system", n(other_system)},
-          {"filtered_cause", n(filtered_cause)},
-          {"before_start", n(before_start)},
-          {"not_failure", n(not_failure)},
-          {"not_node", n(not_node)}};
+  std::vector<std::pair<std::string, std::int64_t>> out = {{"lines", n(lines)},
+                                                           {"events", n(events.size())},
+                                                           {"nodes", nodes},
+                                                           {"bad", n(bad)},
+                                                           {"other_system", n(other_system)},
+                                                           {"filtered_cause", n(filtered_cause)},
+                                                           {"before_start", n(before_start)},
+                                                           {"not_failure", n(not_failure)},
+                                                           {"not_node", n(not_node)}};
+  for (const Extra& e : extra) out.emplace_back(e.name, e.n);
+  return out;
 }
 
 std::string TraceLog::summary() const {
@@ -133,6 +135,10 @@ std::string TraceLog::summary() const {
   std::string s =
       fmt::format("{} records, {} failures on {} nodes kept", lines, events.size(), nodes);
   if (!dropped.empty()) s += "; dropped: " + dropped;
+  std::string more;
+  for (const Extra& e : extra)
+    if (e.n > 0) more += fmt::format("{}{} {}", more.empty() ? "" : ", ", e.n, e.what);
+  if (!more.empty()) s += "; " + more;
   return s;
 }
 

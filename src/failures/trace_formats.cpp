@@ -178,7 +178,8 @@ TraceFormatRow pnnl_format() {
   X(lanl_format)                    \
   X(csv_format)                     \
   X(fta_format)                     \
-  X(pnnl_format)
+  X(pnnl_format)                    \
+  X(slurm_format)
 
 #define FAULTSWEEP_DECLARE(row) TraceFormatRow row();
 FAULTSWEEP_TRACE_FORMATS(FAULTSWEEP_DECLARE)

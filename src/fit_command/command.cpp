@@ -8,6 +8,7 @@
 #include "faultsweep/core/parallel.hpp"
 #include "faultsweep/failures/fta.hpp"
 #include "faultsweep/failures/pnnl.hpp"
+#include "faultsweep/failures/slurm_events.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/trace_text.hpp"
 #include "faultsweep/fit_command/fit_command.hpp"
@@ -63,17 +64,26 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
   // Before the analysis, which can take minutes: a refused output is said at once.
   if (!out.empty()) check_fit_output(out, log, overwrite);
   std::vector<SystemAnalysis> done;
-  if ((format == "csv" || format == "pnnl") && o.system)
+  if ((format == "csv" || format == "pnnl" || format == "slurm") && o.system)
     throw InputError("--system", fmt::format("{}", *o.system),
                      fmt::format("not with --format {}: the log is one system", format));
   if (!o.node_prefix.empty() && format != "fta")
     throw InputError("--node-prefix", o.node_prefix, "only with --format fta");
   if (o.node_pattern && format != "pnnl")
     throw InputError("--node-pattern", *o.node_pattern, "only with --format pnnl");
+  if ((!o.reason.empty() || !o.exclude_reason.empty()) && format != "slurm")
+    throw InputError(o.reason.empty() ? "--exclude-reason" : "--reason",
+                     o.reason.empty() ? o.exclude_reason : o.reason, "only with --format slurm");
   if (format == "csv") {
     done.push_back(analyse_trace(failures::read_trace_csv(log, o.stop_on_bad), 0, o));
   } else if (format == "pnnl") {
     done.push_back(analyse_trace(read_pnnl_for_fit(log, o), 0, o));
+  } else if (format == "slurm") {
+    failures::SlurmEventOptions so;  // the same reader as format = "slurm" of a trace
+    so.reason = o.reason;
+    so.exclude_reason = o.exclude_reason;
+    so.stop_on_bad = o.stop_on_bad;
+    done.push_back(analyse_trace(failures::read_slurm_events(log, so), 0, o));
   } else if (format == "fta") {
     analyse_fta(log, o, done, report);
   } else if (format == "lanl") {
@@ -98,7 +108,7 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
     if (done.empty())
       throw InputError(fmt::format("{}: no system could be analysed", log.string()));
   } else {
-    throw InputError("--format", format, "one of lanl, csv, fta, pnnl");
+    throw InputError("--format", format, "one of lanl, csv, fta, pnnl, slurm");
   }
   io::set_compression_threads(thread_count(o.threads));  // the output's large columns
   const auto laws = all_laws();

@@ -247,7 +247,11 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     in_table("workload", [&] {
       const workload::Workload w =
           workload::make_workload(p.sub("workload"), static_cast<int>(nodes), ctx);
-      report_read(p.str("workload.file"), w.stats.summary());
+      // The source's own reading (what /inputs stores) when it has one: a reader's counts
+      // can be finer than the shared ReadStats (sacct's states and job steps).
+      const auto reading =
+          workload::swf_reading(p.sub("workload"), static_cast<int>(nodes), base_dir);
+      report_read(p.str("workload.file"), reading ? reading->summary : w.stats.summary());
       for (const std::string& note : w.notes) report_read(p.str("workload.file"), note);
       double sum_s = 0;
       for (const workload::Job& j : w.jobs) sum_s += j.runtime_s;

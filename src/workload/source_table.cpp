@@ -5,6 +5,8 @@
 
 #define FAULTSWEEP_WORKLOAD_SOURCES(X) \
   X(swf_source)                        \
+  X(sacct_source)                      \
+  X(batsim_source)                     \
   X(fars_source)                       \
   X(lublin_source)                     \
   X(zhang_source)

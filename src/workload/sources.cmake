@@ -1,6 +1,8 @@
 # Sources of the workload area.
 list(APPEND FAULTSWEEP_SOURCES
   src/workload/swf.cpp
+  src/workload/sacct.cpp
+  src/workload/sacct_stats.cpp
   src/workload/load.cpp
   src/workload/generators.cpp
   src/workload/factory.cpp

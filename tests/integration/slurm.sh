@@ -11,6 +11,7 @@
 # only when they cannot be installed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/slurm_cluster.sh"
 SCRIPTS="$SRC/slurm-scripts"
 LIMIT_S=${FS_SLURM_TEST_LIMIT_S:-420}  # how long the sweeps may take in all
 
@@ -19,104 +20,15 @@ if [ "$(id -u)" -ne 0 ]; then
   finish
   exit 0
 fi
-if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
-  ! command -v munged >/dev/null; then
-  echo "installing slurm-wlm and munge with apt-get"
-  if ! (export DEBIAN_FRONTEND=noninteractive && apt-get update -qq &&
-    apt-get install -y -qq --no-install-recommends slurm-wlm munge >"$WORK/apt.log" 2>&1); then
-    tail -5 "$WORK/apt.log" 2>/dev/null || true
-    skip "slurm: slurm-wlm and munge cannot be installed here"
-    exit 0
-  fi
+if ! slurm_install slurmctld=slurm-wlm slurmd=slurm-wlm munged=munge; then
+  skip "slurm: slurm-wlm and munge cannot be installed here"
+  exit 0
 fi
 
-T="$WORK/slurm"
-mkdir -p "$T/state" "$T/spool" "$T/run"
-chmod 700 "$T"
-DAEMONS=()
-
-slurm_cleanup() {
-  set +e
-  if [ -n "${SLURM_CONF:-}" ] && [ -e "$T/slurmctld.pid" ]; then
-    scancel --full -u root >/dev/null 2>&1
-    sleep 1
-  fi
-  local pid
-  for pid in "${DAEMONS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  sleep 1
-  for pid in "${DAEMONS[@]}"; do kill_session "$pid"; done
-  fs_cleanup
-}
-trap slurm_cleanup EXIT
-
-# --- munge with a key of its own --------------------------------------------------------------
-dd if=/dev/urandom of="$T/munge.key" bs=1024 count=1 status=none
-chmod 400 "$T/munge.key"
-setsid munged -F --force --key-file="$T/munge.key" --socket="$T/run/munge.sock" \
-  --pid-file="$T/run/munged.pid" --log-file="$T/munged.log" --seed-file="$T/munge.seed" \
-  >"$T/munged.out" 2>&1 &
-DAEMONS+=($!)
-for _ in $(seq 100); do [ -S "$T/run/munge.sock" ] && break; sleep 0.1; done
-check "munged is up (socket $T/run/munge.sock)" test -S "$T/run/munge.sock"
-
-# --- slurm.conf for this machine ---------------------------------------------------------------
-host=$(hostname -s)
-node_line=$(slurmd -C | head -1)
-base=$((20000 + $$ % 20000))
-cat >"$T/slurm.conf" <<CONF
-ClusterName=fstest
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$T/run/munge.sock
-StateSaveLocation=$T/state
-SlurmdSpoolDir=$T/spool
-SlurmctldPidFile=$T/slurmctld.pid
-SlurmdPidFile=$T/slurmd.pid
-SlurmctldLogFile=$T/slurmctld.log
-SlurmdLogFile=$T/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-ReturnToService=2
-MinJobAge=900
-KillWait=10
-InactiveLimit=0
-Waittime=0
-$node_line State=UNKNOWN
 # Five ranks (a 2-rank chain and 3 slices) share the cores: the synthetic model spins on the
 # wall clock, so its tasks take as long on a shared core.
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
-CONF
-export SLURM_CONF="$T/slurm.conf"
-
-setsid slurmctld -D -c -i >"$T/slurmctld.out" 2>&1 &
-DAEMONS+=($!)
-setsid slurmd -D >"$T/slurmd.out" 2>&1 &
-DAEMONS+=($!)
-up=0
-for _ in $(seq 60); do
-  if sinfo -h -o %T 2>/dev/null | grep -q -E '^(idle|mixed|allocated)'; then up=1; break; fi
-  sleep 1
-done
-if [ $up -eq 1 ]; then
-  pass "slurmctld and slurmd are up; node: $node_line"
-else
-  fail "the node did not come up within 60 s"
-  for f in slurmctld.log slurmd.log slurmctld.out slurmd.out munged.log; do
-    echo "    --- $f"
-    tail -15 "$T/$f" 2>/dev/null | sed 's/^/    | /'
-  done
+SLURM_PARTITION_OPTS="OverSubscribe=FORCE:4"
+if ! slurm_cluster_start; then
   finish
   exit 1
 fi
@@ -230,6 +142,6 @@ fi
 
 if [ "$FS_FAILED" -gt 0 ]; then
   echo "    --- slurmctld.log (tail)"
-  tail -20 "$T/slurmctld.log" | sed 's/^/    | /'
+  tail -20 "$SLURM_DIR/slurmctld.log" | sed 's/^/    | /'
 fi
 finish

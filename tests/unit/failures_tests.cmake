@@ -8,4 +8,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_fta.cpp
   unit/test_pnnl.cpp
   unit/test_source_registry.cpp
+  unit/test_slurm_events.cpp
 )

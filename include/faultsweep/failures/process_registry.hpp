@@ -29,6 +29,7 @@
 #include "faultsweep/failures/fta.hpp"
 #include "faultsweep/failures/pnnl.hpp"
 #include "faultsweep/failures/renewal.hpp"
+#include "faultsweep/failures/slurm_events.hpp"
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/zhang.hpp"
 
@@ -46,6 +47,7 @@ struct TraceSpec {
   LanlOptions lanl_options;
   PnnlOptions pnnl;
   FtaOptions fta;
+  SlurmEventOptions slurm;
 };
 
 // A parsed `failures` table: the fields its process's parser fills.

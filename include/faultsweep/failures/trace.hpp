@@ -61,9 +61,17 @@ struct TraceLog {
   std::size_t bad = 0;                      // bad records skipped
   std::vector<std::string> bad_messages;    // the first few "file:line: reason"
   double origin_unix_s = 0;                 // lanl, fta, pnnl: the time that became t = 0
+  // A format's own counts (slurm: periods open at the dump, kept events by reason): appended
+  // to counts() by name and to the summary as "n what"; empty for the other formats.
+  struct Extra {
+    std::string name;
+    std::int64_t n = 0;
+    std::string what;
+  };
+  std::vector<Extra> extra;
 
   // Every count by name (lines, events, nodes, bad, other_system, filtered_cause,
-  // before_start, not_failure, not_node), in that order.
+  // before_start, not_failure, not_node, then the extra ones), in that order.
   std::vector<std::pair<std::string, std::int64_t>> counts() const;
   // One line: "120 records, 80 failures on 12 nodes kept; dropped: 30 of other systems, 10 bad"
   // (only the non-zero counts).

@@ -41,6 +41,8 @@ struct FitLogOptions {
   bool stop_on_bad = false;                 // bad log lines: fatal instead of skipped
   std::string node_prefix;                  // fta: only nodes whose node_name starts with this
   std::optional<std::string> node_pattern;  // pnnl: which Hardware Identifiers are nodes
+  std::string reason;                       // slurm: keep only events whose Reason matches
+  std::string exclude_reason;               // slurm: drop events whose Reason matches
   unsigned threads = 0;                     // per-node fits on this many threads (0: all)
 };
 
