@@ -102,6 +102,7 @@ std::size_t state_index(std::string_view state) {
 struct Record {
   Job job;
   bool estimate_fixed = false;
+  std::size_t state = 0;  // in kSacctKeptStates; its size: running at the dump, cut there
 };
 
 }  // namespace
@@ -305,10 +306,7 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
     const bool usable = limit && limit->kind == slurm::Duration::Kind::seconds;
     r.job.estimate_s = usable ? limit->seconds : 0;
     r.estimate_fixed = !usable;
-    if (still_running)
-      ++st.running_cut;
-    else
-      ++st.kept_by_state[state_index(state)];
+    r.state = still_running ? kSacctKeptStates.size() : state_index(state);
     kept.push_back(r);
   }
   if (n_columns == 0) throw InputError("file", "\"" + file + "\"", "an sacct dump: it is empty");
@@ -341,6 +339,8 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
       r.job.estimate_s = r.job.runtime_s;
       ++st.estimate_fixed;
     }
+    // Counted by state once kept: a job dropped later (too wide, before the start) is not.
+    ++(r.state < kSacctKeptStates.size() ? st.kept_by_state[r.state] : st.running_cut);
     w.jobs.push_back(r.job);
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {

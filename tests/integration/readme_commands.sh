@@ -14,7 +14,9 @@
 #           --help must list each option the line shows;
 #   marked `<!-- readme-test: skip REASON -->`: not run, reported with the reason.
 # Any other block fails the test, so a new block must be runnable or say why it is not. The
-# blocks of docs/analysis.md follow the same rules, after the README's (they read its files).
+# blocks of docs/analysis.md follow the same rules, after the README's (they read its files),
+# then docs/your-cluster.md's. With PAGE arguments (`readme_commands.sh docs/your-cluster.md`)
+# only those pages' blocks run and the checks below are left out (a page's own test).
 # Then every relative link in README.md and docs/**/*.md must point to an existing file, every
 # Markdown table in them must have a header, a separator and rows of the same width, docs/index.md
 # must link every page of docs/ and docs/papers/, and docs/job-files.md every generated reference
@@ -29,7 +31,7 @@ HELPER="$SRC/tests/integration/markdown_check.py"
 # A scratch copy of the repository's layout: the README's relative paths resolve as in a clone.
 RUN="$WORK/repo"
 mkdir -p "$RUN/build" "$RUN/bin"
-for d in jobs inputs analysis python slurm-scripts examples; do ln -s "$SRC/$d" "$RUN/$d"; done
+for d in jobs inputs analysis python slurm-scripts examples tests; do ln -s "$SRC/$d" "$RUN/$d"; done
 ln -s "$FS" "$RUN/build/faultsweep"
 ln -s "$FS" "$RUN/bin/faultsweep"
 # `python3` in a block is the interpreter the analysis package is tested with (scripts/setup.sh
@@ -130,9 +132,15 @@ run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository ro
     fi
   done 3<"$dir/manifest"
 }
+if [ $# -gt 0 ]; then
+  for page in "$@"; do run_page "$page"; done
+  finish
+  exit
+fi
 run_page README.md
 # The analysis guide's examples read the files the README's examples wrote.
 run_page docs/analysis.md
+run_page docs/your-cluster.md
 
 section "links and tables in README.md and docs/"
 mapfile -t pages < <(cd "$SRC" && { echo README.md; find docs -name '*.md' | sort; })

@@ -241,3 +241,28 @@ TEST_CASE("parallel_for: a few long items are shared by the threads", "[core][pa
   std::sort(who.begin(), who.end());
   CHECK(std::unique(who.begin(), who.end()) - who.begin() == 2);
 }
+
+TEST_CASE("fit slurm: sacctmgr events as the simulator reads them, the reason filters",
+          "[reliability][fit][fit_formats]") {
+  const testing::TempDir dir("fit-slurm");
+  const auto log =
+      std::filesystem::path(FAULTSWEEP_SOURCE_DIR) / "tests/data/slurm/example_events.txt";
+  FitLogOptions o;
+  o.exclude_reason = "maint";
+  int systems = 0;
+  FitOut out = fit(log, "slurm", o, dir, &systems);
+  CHECK(systems == 1);
+  const auto names = out.names("system_0");
+  REQUIRE(names.size() == 32);  // cn001..cn032, in sorted order
+  CHECK(names.front() == "cn001");
+  CHECK(names.back() == "cn032");
+  o.reason = "no such reason";
+  CHECK_THROWS_WITH(fit(log, "slurm", o, dir), Catch::Contains("no usable failure records"));
+  // The reason options belong to the slurm format only.
+  o = {};
+  o.reason = "not responding";
+  CHECK_THROWS_WITH(fit(log, "csv", o, dir), Catch::Contains("--reason"));
+  o = {};
+  o.exclude_reason = "maint";
+  CHECK_THROWS_WITH(fit(log, "lanl", o, dir), Catch::Contains("--exclude-reason"));
+}

@@ -79,7 +79,7 @@ TEST_CASE("Failure processes: the errors' choices and the traits come from the r
   t.set("file", Value(std::string("log.csv")));
   t.set("format", Value(std::string("swf")));
   CHECK(error_of([&] { faultsweep::failures::validate_failures(t, 8, "."); }) ==
-        "format | expected one of lanl, csv, fta, pnnl");
+        "format | expected one of lanl, csv, fta, pnnl, slurm");
   // A trace gives no failure rate for Young / Daly, is replayed whole and reads its file.
   CHECK(std::isnan(faultsweep::failures::failure_node_mtbf_s(t, 8)));
   CHECK(faultsweep::failures::failures_finite(t));
