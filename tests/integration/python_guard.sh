@@ -128,6 +128,8 @@ section "every rank runs the bytes the results file stores (2 ranks, file edited
 # Version 1 rewrites its own file into version 2 (a last-fit allocator) as it is imported: rank
 # 0 imports it first, so a rank that read the file later would run version 2.
 cat >"$WORK/edit_v1.py" <<'PY'
+import time
+
 import numpy as np
 
 import faultsweep_policy as fp
@@ -142,6 +144,7 @@ if VERSION == 1:
 
 class Edit(fp.Allocator):
     def allocate(self, view, count):
+        time.sleep(0.005)  # (slow enough that rank 1 runs replicas too)
         free = np.flatnonzero(view.free)
         return free[:count] if VERSION == 1 else free[::-1][:count]
 PY
