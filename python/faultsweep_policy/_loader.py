@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import linecache
 import os
 import sys
 import traceback
@@ -58,19 +59,23 @@ def user_traceback(exc: BaseException, path: str) -> str:
     return f"{head}{type(exc).__name__}: {exc}\n{text.rstrip()}"
 
 
-def load_module(path: str) -> Any:
-    """The module of `path`, imported once per process."""
+def load_module(path: str, source: bytes) -> Any:
+    """The module of `path`, imported once per process from `source`: the bytes faultsweep read
+    once and stored with the job (their SHA-256 is in the results file), never the file as it
+    is now, which may have been edited since the run began."""
     path = os.path.abspath(path)
     if path in _modules:
         return _modules[path]
     name = "faultsweep_user_" + os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise PolicyError("python", f"{path}: not a Python file")
+    spec = importlib.util.spec_from_loader(name, loader=None, origin=path)
     module = importlib.util.module_from_spec(spec)
+    module.__file__ = path
     sys.modules[name] = module
+    # Tracebacks quote these lines, not the file's current ones (mtime None: never reloaded).
+    text = source.decode("utf-8", errors="replace")
+    linecache.cache[path] = (len(source), None, text.splitlines(keepends=True), path)
     try:
-        spec.loader.exec_module(module)
+        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
     except Exception as e:  # the user's code: anything may fail
         sys.modules.pop(name, None)
         raise PolicyError("python", f"cannot import {path}: {user_traceback(e, path)}") from None
@@ -91,12 +96,12 @@ def _check_method(cls: type, base: type, method: str, args: tuple, kind: str) ->
                           f"called as {method}(self, {', '.join(args)}): {e}") from None
 
 
-def load_class(path: str, class_name: str, kind: str, keys: List[str]) -> type:
+def load_class(path: str, class_name: str, kind: str, keys: List[str], source: bytes) -> type:
     """The class, checked: it exists, has the kind's method with a matching signature and
     declares every parameter in `keys`."""
     base, method, args = KINDS[kind]
     path = os.path.abspath(path)
-    module = load_module(path)
+    module = load_module(path, source)
     cls = getattr(module, class_name, None)
     if not inspect.isclass(cls):
         found = sorted(n for n, v in vars(module).items()
@@ -204,6 +209,53 @@ def strategy_needs(obj: Any, metrics: List[str]) -> Dict[str, Any]:
     return out
 
 
+class AnswerError(TypeError):
+    """A policy's answer that is not what the engine reads (integers in range): the message
+    names the value."""
+
+
+_INT64 = (-2**63, 2**63 - 1)
+
+
+def _not_integer(value: Any) -> str:
+    """Why `value` is not an id the engine reads ("" if it is one): an int or numpy integer (not
+    a bool) that fits 64 bits. A float is refused even when whole: it is a computation gone
+    wrong more often than a node id."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        return f"{value!r:.60} ({type(value).__name__}), which is not an integer" + (
+            " (convert it with int() if that is what you mean)"
+            if isinstance(value, (float, np.floating)) else "")
+    if not _INT64[0] <= int(value) <= _INT64[1]:
+        return f"{int(value)}, which is out of range (no such node, position or size)"
+    return ""
+
+
+def integer(value: Any, what: str) -> int:
+    """`value` as an int, else AnswerError naming it (`what`: "choose()")."""
+    why = _not_integer(value)
+    if why:
+        raise AnswerError(f"{what} returned {why}")
+    return int(value)
+
+
+def integers(result: Any, what: str) -> np.ndarray:
+    """A sequence of integers as an int64 array, every element checked by integer()."""
+    if isinstance(result, (str, bytes)):
+        raise AnswerError(f"{what} must return a sequence of integers, got {result!r:.60}")
+    try:
+        items = list(result)
+    except TypeError:
+        raise AnswerError(f"{what} must return a sequence of integers, got "
+                          f"{type(result).__name__} {result!r:.60}") from None
+    out = np.empty(len(items), dtype=np.int64)
+    for i, v in enumerate(items):
+        if isinstance(v, np.ndarray) or isinstance(v, (list, tuple)):
+            raise AnswerError(f"{what} must return a flat sequence of integers, got {v!r:.60} "
+                              "inside it")
+        out[i] = integer(v, what)
+    return out
+
+
 class DecisionError(TypeError):
     """A strategy's answer that is not a list of decisions."""
 
@@ -221,15 +273,21 @@ def decisions(result: Any) -> List[tuple]:
         raise DecisionError(f"{result!r}, which is not a list of decisions (faultsweep_policy"
                             ".Move, Hold, Checkpoint, Release or CallAt)") from None
     out = []
+    def n(d: Any, v: Any) -> int:  # a job or node id, checked (a float is never truncated)
+        why = _not_integer(v)
+        if why:
+            raise DecisionError(f"{d!r} in its list: {why}")
+        return int(v)
+
     for d in items:
         if isinstance(d, Move):
-            out.append((1, int(d.job), int(d.from_node), int(d.to_node), float(d.overhead)))
+            out.append((1, n(d, d.job), n(d, d.from_node), n(d, d.to_node), float(d.overhead)))
         elif isinstance(d, Hold):
-            out.append((0, -1, int(d.node), -1, 0.0))
+            out.append((0, -1, n(d, d.node), -1, 0.0))
         elif isinstance(d, Release):
-            out.append((2, -1, int(d.node), -1, 0.0))
+            out.append((2, -1, n(d, d.node), -1, 0.0))
         elif isinstance(d, Checkpoint):
-            out.append((3, int(d.job), -1, -1, 0.0))
+            out.append((3, n(d, d.job), -1, -1, 0.0))
         elif isinstance(d, CallAt):
             out.append((4, -1, -1, -1, float(d.time)))
         else:

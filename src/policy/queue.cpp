@@ -71,7 +71,11 @@ void EasyBackfill::select(const QueueState& s, std::vector<std::int32_t>& start)
     if (!walk.add(take_own ? own_[b] : engine[a])) break;
     take_own ? ++b : ++a;
   }
-  const double shadow_s = walk.shadow_s();
+  // A head that fits now but did not start (its size chooser answered "wait") with nothing to
+  // be released has no shadow time from the walk: it is reserved now, so only the nodes beyond
+  // its need may backfill (and if the chooser always waits, the engine says so).
+  const double shadow_s =
+      !std::isfinite(walk.shadow_s()) && walk.fits() ? s.now_s : walk.shadow_s();
   int extra = walk.extra();
   FS_CHECK(std::isfinite(shadow_s), "easy: the head job can never fit (wider than the machine?)");
   if (log_ != nullptr) {

@@ -111,7 +111,8 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
       schedule();
       continue;
     }
-    FS_CHECK(!events_.empty(), "event queue ran dry with jobs outstanding");
+    if (events_.empty()) [[unlikely]]
+      stalled();
     const Event e = events_.pop();
     FS_CHECK(e.time_s >= now_, "event in the past");
     now_ = e.time_s;

@@ -30,6 +30,7 @@ std::int32_t Simulation::start_size(std::int32_t j, int free_nodes) const {
     q.view = view();
     const std::int32_t cap = sizes_->may_exceed_request() ? free_nodes : r.size;
     const std::int32_t size = std::min(sizes_->choose(q), cap);
+    if (size <= 0) waited_job_ = j, waited_free_ = free_nodes, waited_s_ = now_;
     auto& chosen = chosen_size_[static_cast<std::size_t>(j)];
     if (chosen == 0) chosen_.push_back(j);
     chosen = size > 0 ? size : -1;
@@ -65,6 +66,8 @@ void Simulation::schedule() {
   const policy::QueueState s{now_,  free_.count(), waiting_, waiting_size_,
                              info_, this,          this,     view()};
   queue_.select(s, start_positions_);
+  last_pass_starts_ = start_positions_.size();
+  last_pass_s_ = now_;
   // The sizes the policy chose: a moldable job's size is the chooser's answer in this pass
   // (asked once); a job the policy started without asking (EASY's backfill) starts at its
   // requested size, which the policy checked fits.
@@ -100,6 +103,43 @@ void Simulation::schedule() {
   }
   waiting_.resize(out);
   waiting_size_.resize(out);
+}
+
+void Simulation::stalled() const {
+  // The first waiting job (queue order) that could start on the free nodes as they are.
+  const int free = free_.count();
+  std::int32_t fits = -1;
+  for (const std::int32_t j : waiting_)
+    if (sized_at_start(j) ? free >= 1 : jobs_[static_cast<std::size_t>(j)].size <= free) {
+      fits = j;
+      break;
+    }
+  const std::string nothing = fmt::format(
+      "and nothing else is left to happen ({} jobs waiting, {} running, no failure, repair or "
+      "call to come): the run could never end",
+      waiting_.size(), running_.size() + suspended_.size());
+  std::string why;
+  std::string_view who;
+  if (fits >= 0 && sizes_ != nullptr && waited_job_ == fits)
+    who = sizes_->name(),
+    why = fmt::format(
+        "the moldable size chooser {} answered 0 (wait) for job {} (requesting {} nodes) with {} "
+        "of {} nodes free at simulated time {:.17g} s, {}",
+        sizes_->name(), fits, jobs_[static_cast<std::size_t>(fits)].size, waited_free_, cfg_.nodes,
+        waited_s_, nothing);
+  else if (fits >= 0 && last_pass_starts_ == 0 && last_pass_s_ >= 0)
+    who = queue_.name(),
+    why = fmt::format(
+        "the queue policy {} started none of the {} waiting jobs (its select() at simulated time "
+        "{:.17g} s answered no position) with {} of {} nodes free, although job {} (size {}) "
+        "fits, {}",
+        queue_.name(), waiting_.size(), last_pass_s_, free, cfg_.nodes, fits,
+        jobs_[static_cast<std::size_t>(fits)].size, nothing);
+  // A policy of the user's (a Python class) may answer so: its error, not the engine's. A
+  // built-in one never should.
+  if (who.starts_with("python:")) throw std::runtime_error(why);
+  fail_check("!events_.empty()", __FILE__, __LINE__,
+             why.empty() ? "event queue ran dry with jobs outstanding" : why);
 }
 
 // Future capacity for EASY: running jobs by estimated end; when nodes are down, also their

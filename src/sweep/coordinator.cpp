@@ -10,9 +10,12 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/stop.hpp"
 #include "faultsweep/core/task_progress.hpp"
 #include "faultsweep/sweep/messages.hpp"
 #include "faultsweep/sweep/progress.hpp"
@@ -287,18 +290,44 @@ void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
     while (!req.test()) backoff.idle();  // no busy-wait: ranks may share cores
     backoff.reset();
     if (a.stop) break;
-    bool cancelled = false;
-    Report rep = run_batch(
-        job, a.tasks,
-        [&] {
-          if (!cancelled && world.iprobe(0, kTagCancel)) {
-            world.recv(0, kTagCancel);
-            cancelled = true;
-          }
-          return cancelled || stop_requested().load();
-        },
-        [&](const Report& part) { world.send(0, kTagReport, part); });
-    world.send(0, kTagReport, rep);
+    // The batch runs in a thread of its own; this one (the only one that calls MPI) forwards
+    // its reports and watches for the coordinator's cancel, which comes only when the run
+    // stops: it ends the task under way at once, as a signal to this rank would. A rank that
+    // finished its task first held the stop up by seconds when the ranks are signalled one
+    // after the other (srun, a script) or not at all (a stop on rank 0 only).
+    std::mutex mu;
+    std::vector<Report> parts;
+    std::optional<Report> last;
+    std::atomic<bool> cancelled{false};
+    std::thread batch([&] {
+      Report rep = run_batch(
+          job, a.tasks, [&] { return cancelled.load() || stop_requested().load(); },
+          [&](const Report& part) {
+            const std::lock_guard lock(mu);
+            parts.push_back(part);
+          });
+      const std::lock_guard lock(mu);
+      last = std::move(rep);
+    });
+    for (bool done = false; !done;) {
+      std::vector<Report> out;
+      {
+        const std::lock_guard lock(mu);
+        out.swap(parts);
+        done = last.has_value();
+      }
+      for (const Report& p : out) world.send(0, kTagReport, p);
+      if (done) break;
+      if (!cancelled.load() && world.iprobe(0, kTagCancel)) {
+        world.recv(0, kTagCancel);
+        cancelled = true;
+        stop_flag().store(true);  // the engine and a Python policy's call see it at once
+      }
+      backoff.idle();
+    }
+    backoff.reset();
+    batch.join();
+    world.send(0, kTagReport, *last);
   }
   // A cancel that crossed our last report is still queued: drain it.
   while (world.iprobe(0, kTagCancel)) world.recv(0, kTagCancel);

@@ -17,6 +17,7 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/core/text_guard.hpp"
+#include "faultsweep/policy/python.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
@@ -63,6 +64,15 @@ std::vector<InputFile> describe_inputs(const std::vector<fs::path>& paths) {
     InputFile f;
     f.path = name;
     f.size_bytes = static_cast<std::uint64_t>(st.st_size);
+    // A policy's file: the bytes the run imports and keeps with the job, not the file as it is
+    // now (it may have been edited since they were read).
+    if (const std::string* kept = policy::kept_policy_source(p)) {
+      ::close(fd);
+      f.size_bytes = kept->size();
+      f.sha256 = sha256_hex(*kept);
+      out.push_back(std::move(f));
+      continue;
+    }
     if (!S_ISREG(st.st_mode)) {
       ::close(fd);
       errno = EINVAL;
@@ -144,7 +154,8 @@ std::string with_policy_sources(const JobSpec& job) {
     const fs::path rel = p.lexically_relative(job.base_dir);
     const std::string name = (rel.empty() ? p : rel).string();
     if (recorded.count(name) != 0) continue;
-    const std::string source = read_text_file(p.string(), "Python policy");
+    // The bytes the policy runs (read once: an edit during the run changes neither).
+    const std::string& source = policy::policy_source(p);
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += fmt::format("\n{}{} sha256 {} (kept with the job: --resume checks it)\n", kSourceMark,
                         name, sha256_hex(source));
@@ -155,15 +166,47 @@ std::string with_policy_sources(const JobSpec& job) {
   return text;
 }
 
+void adopt_policy_sources(const std::string& text, const fs::path& job_file) {
+  fs::path base_dir = job_file.parent_path();
+  if (base_dir.empty()) base_dir = ".";
+  std::istringstream in(text);
+  std::string line;
+  bool more = static_cast<bool>(std::getline(in, line));
+  while (more) {
+    if (!line.starts_with(kSourceMark)) {
+      more = static_cast<bool>(std::getline(in, line));
+      continue;
+    }
+    const std::string rest = line.substr(kSourceMark.size());
+    const auto at = rest.rfind(" sha256 ");
+    if (at == std::string::npos) break;
+    const std::string name = rest.substr(0, at), sha = rest.substr(at + 8, 64);
+    // The lines as with_policy_sources wrote them: "# " + line, or "#" for an empty one.
+    std::string body;
+    while ((more = static_cast<bool>(std::getline(in, line))) && line.starts_with("#") &&
+           !line.starts_with(kSourceMark))
+      body += (line.size() > 1 ? line.substr(2) : std::string()) + "\n";
+    // Whether the file ended with a newline is not in the comments: its SHA-256 says.
+    std::string source = body;
+    if (sha256_hex(source) != sha && !source.empty()) source.pop_back();
+    if (sha256_hex(source) != sha)
+      throw InputError(
+          fmt::format("{}: the policy source {} kept in the job does not match its sha256 {}",
+                      job_file.string(), name, sha));
+    const fs::path f(name);
+    policy::keep_policy_source(f.is_absolute() ? f : base_dir / f, std::move(source));
+  }
+}
+
 std::vector<std::string> source_differences(const std::string& before_text,
                                             const std::string& now_text) {
   std::vector<std::string> out;
   const auto before = recorded_sources(before_text), now = recorded_sources(now_text);
   for (const auto& [path, sha] : now) {
     const auto it = before.find(path);
-    const std::string old = it == before.end() ? "(none)" : it->second.substr(0, 12);
     if (it == before.end() || it->second != sha)
-      out.push_back(fmt::format("policy source {}: sha256 {} -> {}", path, old, sha.substr(0, 12)));
+      out.push_back(fmt::format("policy source {}: sha256 {} -> {}", path,
+                                it == before.end() ? "(none)" : it->second, sha));
   }
   return out;
 }

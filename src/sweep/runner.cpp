@@ -6,12 +6,15 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/notice.hpp"
+#include "faultsweep/core/stop.hpp"
 #include "faultsweep/io/output.hpp"
 #include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
@@ -23,6 +26,7 @@
 #include "faultsweep/sweep/store.hpp"
 #include "faultsweep/sweep/warnings.hpp"
 #include "resume.hpp"
+#include "load_on_ranks.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
@@ -89,33 +93,24 @@ void check_run_output(const JobSpec& job, const fs::path& out, const std::vector
       overwrite, named);
 }
 
+int stopped_before_start() {
+  // Said once, by the first rank (mpirun's and srun's variables; none: one rank).
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (rank == nullptr) rank = std::getenv("PMI_RANK");
+  if (rank == nullptr) rank = std::getenv("SLURM_PROCID");
+  if (rank == nullptr || std::string_view(rank) == "0")
+    std::fprintf(stderr,
+                 "faultsweep: interrupted by signal %d before the run started: nothing was run "
+                 "or written (exit code %d)\n",
+                 stop_signal(), kExitInterrupted);
+  return kExitInterrupted;
+}
+
 int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   const bool root = world.rank() == 0;
 
-  // Rank 0 reads the job file; every rank parses the same text (so all see the same points).
-  std::string text, error;
-  if (root) {
-    try {
-      text = load_job(opt.job_path).text;
-    } catch (const Error& e) {
-      error = e.what();
-    }
-  }
-  mpi::broadcast(world, text, 0);
-  mpi::broadcast(world, error, 0);
-  if (!error.empty()) {
-    if (root) std::fprintf(stderr, "faultsweep: error: %s\n", error.c_str());
-    return kExitInput;
-  }
   std::optional<JobSpec> job;
-  try {
-    // Rank 0 says what the inputs' readers dropped; the others would repeat it (core/notice.hpp).
-    const MutedNotices quiet(!root);
-    job = parse_job(text, opt.job_path);
-  } catch (const InputError& e) {
-    if (root) std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
-    return kExitInput;
-  }
+  if (const int code = load_on_ranks(opt, world, job); code != 0) return code;
 
   Slice slice;
   if (!opt.slice.empty()) {
@@ -258,6 +253,10 @@ void check_output(const JobSpec& job, const std::string& out) {
 namespace {
 
 int run_with_mpi(const RunOptions& opt) {
+  // A stop before MPI starts: there is nothing to save, and MPI_Init waits for every rank (a
+  // second or more on a loaded machine). Under mpirun the other ranks, held in MPI_Init
+  // until this one joins, are ended by mpirun, which exits 75 with this rank.
+  if (stop_pending()) return stopped_before_start();
   mpi::environment env(mpi::threading::funneled);
   mpi::communicator world;
   install_stop_handlers();

@@ -10,10 +10,11 @@
 # FS_STOP_JOB runs another job (e.g. the same paths on 10,000 nodes, to measure the times there).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-JOB="${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}"
+JOBS=("${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}")
+[ -n "${FS_STOP_JOB:-}" ] || JOBS+=("$SRC/tests/data/jobs/stop_python.toml")
 TRIALS=${FS_STOP_TRIALS:-8}
 SEED=${FS_STOP_SEED:-$RANDOM}
-LIMIT_S=5
+LIMIT_S=${FS_STOP_LIMIT_S:-2}
 RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
 
@@ -28,126 +29,129 @@ caught() {
   [ -n "$mask" ] && (((16#$mask >> ($2 - 1)) & 1))
 }
 
-section "references: uninterrupted runs"
-t0=$(now)
-run_fs ref run "$JOB" --out "$WORK/ref.h5" -q
-REF1_S=$(elapsed "$t0" "$(now)")
-expect_rc "reference on 1 rank (${REF1_S} s)" 0 ref
-t0=$(now)
-run_mpi ref2 2 run "$JOB" --out "$WORK/ref2.h5" -q
-REF2_S=$(elapsed "$t0" "$(now)")
-expect_rc "reference on 2 ranks (${REF2_S} s)" 0 ref2
-same_results "2 ranks vs 1 rank" "$WORK/ref.h5" "$WORK/ref2.h5"
+for JOB in "${JOBS[@]}"; do
+  TAG=$(basename "$JOB" .toml)
+  TIMES=()
+  RESUMED=0
+  section "$(basename "$JOB"): references: uninterrupted runs"
+  t0=$(now)
+  run_fs "$TAG-ref" run "$JOB" --out "$WORK/$TAG-ref.h5" -q
+  REF1_S=$(elapsed "$t0" "$(now)")
+  expect_rc "reference on 1 rank (${REF1_S} s)" 0 "$TAG-ref"
+  t0=$(now)
+  run_mpi "$TAG-ref2" 2 run "$JOB" --out "$WORK/$TAG-ref2.h5" -q
+  REF2_S=$(elapsed "$t0" "$(now)")
+  expect_rc "reference on 2 ranks (${REF2_S} s)" 0 "$TAG-ref2"
+  same_results "2 ranks vs 1 rank" "$WORK/$TAG-ref.h5" "$WORK/$TAG-ref2.h5"
 
-TIMES=()
-RESUMED=0
-# trial LABEL NP HOW DELAY: HOW is term or usr1 (1 rank: to the process), usr1-mpirun or
-# term-ranks (2 ranks). Sets TRIAL_RC and TRIAL_S (signal to exit).
-trial() {
-  local label=$1 np=$2 how=$3 delay=$4 out="$WORK/$1.h5" sig=TERM num=15 pids resender
-  [[ $how == usr1* ]] && sig=USR1 num=10
-  if [ "$np" -eq 1 ]; then
-    start_group "$label" "$FS" run "$JOB" --out "$out" -q
-  else
-    start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
-  fi
-  # A signal before the program's first instruction ends any program: start the clock once the
-  # launched process (faultsweep or mpirun) has its handler.
-  while ! caught "$BG_PID" "$num" && kill -0 "$BG_PID" 2>/dev/null; do sleep 0.002; done
-  sleep "$delay"
-  local t_sig
-  t_sig=$(now)
-  if [ "$how" = term-ranks ]; then
-    # Each rank as it exists (srun signals every task); ranks not started yet get it later.
-    local pid
-    resender() {
-      while kill -0 "$BG_PID" 2>/dev/null; do
-        # A rank still loading its libraries has no handler yet and would die of any signal,
-        # as every program would: it gets the signal once it has one (the next round).
-        for pid in $(pgrep -s "$BG_PID" -x "$RANK_NAME" || true); do
-          caught "$pid" 15 && kill -TERM "$pid" 2>/dev/null
-        done
-        sleep 0.1
-      done
-    }
-  else
-    kill "-$sig" "$BG_PID" 2>/dev/null || true
-    # mpirun drops a signal that comes before it has started the ranks; the Slurm script
-    # repeats it, and so do we (a repeated signal is harmless) -- while mpirun still has its
-    # handler: once the ranks are gone it tears down with the default action back, and a
-    # repeat then would kill it, as it would any program.
-    resender() {
-      while [ "$np" -gt 1 ] && kill -0 "$BG_PID" 2>/dev/null; do
-        sleep 0.5
-        caught "$BG_PID" "$num" && kill "-$sig" "$BG_PID" 2>/dev/null
-      done
-    }
-  fi
-  resender &
-  resender=$!
-  wait_rc "$BG_PID"
-  TRIAL_S=$(elapsed "$t_sig" "$(now)")
-  kill "$resender" 2>/dev/null || true
-  wait "$resender" 2>/dev/null || true
-  TRIAL_RC=$RC
-  if [ "$RC" -eq 75 ] || [ "$RC" -eq 0 ]; then
-    pass "$label: $how after ${delay} s: exit $RC in ${TRIAL_S} s"
-  else
-    fail "$label: $how after ${delay} s: exit $RC (a signal or an error), expected 75 or 0"
-    tail -5 "$WORK/$label.err" | sed 's/^/    | /'
-  fi
-  check "$label: no rank left running" test -z "$(session_alive "$BG_PID")"
-  if [ "$RC" -eq 75 ]; then
-    TIMES+=("$np $TRIAL_S")
-    if awk -v t="$TRIAL_S" -v l="$LIMIT_S" 'BEGIN { exit !(t <= l) }'; then
-      pass "$label: stopped within $LIMIT_S s"
+  # trial LABEL NP HOW DELAY: HOW is term or usr1 (1 rank: to the process), usr1-mpirun or
+  # term-ranks (2 ranks). Sets TRIAL_RC and TRIAL_S (signal to exit).
+  trial() {
+    local label=$1 np=$2 how=$3 delay=$4 out="$WORK/$1.h5" sig=TERM num=15 pids resender
+    [[ $how == usr1* ]] && sig=USR1 num=10
+    if [ "$np" -eq 1 ]; then
+      start_group "$label" "$FS" run "$JOB" --out "$out" -q
     else
-      fail "$label: took ${TRIAL_S} s to stop (more than $LIMIT_S s)"
+      start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
     fi
-    check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
-    # Resume one stopped run per rank count: identical to the uninterrupted run.
-    if [ $((RESUMED & np)) -eq 0 ] && [ -e "$out" ]; then
-      RESUMED=$((RESUMED | np))
-      if [ "$np" -eq 1 ]; then
-        run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+    # A signal before the program's first instruction ends any program: start the clock once the
+    # launched process (faultsweep or mpirun) has its handler.
+    while ! caught "$BG_PID" "$num" && kill -0 "$BG_PID" 2>/dev/null; do sleep 0.002; done
+    sleep "$delay"
+    local t_sig
+    t_sig=$(now)
+    if [ "$how" = term-ranks ]; then
+      # Each rank as it exists (srun signals every task); ranks not started yet get it later.
+      local pid
+      resender() {
+        while kill -0 "$BG_PID" 2>/dev/null; do
+          # A rank still loading its libraries has no handler yet and would die of any signal,
+          # as every program would: it gets the signal once it has one (the next round).
+          for pid in $(pgrep -s "$BG_PID" -x "$RANK_NAME" || true); do
+            caught "$pid" 15 && kill -TERM "$pid" 2>/dev/null
+          done
+          sleep 0.1
+        done
+      }
+    else
+      kill "-$sig" "$BG_PID" 2>/dev/null || true
+      # mpirun drops a signal that comes before it has started the ranks; the Slurm script
+      # repeats it, and so do we (a repeated signal is harmless) -- while mpirun still has its
+      # handler: once the ranks are gone it tears down with the default action back, and a
+      # repeat then would kill it, as it would any program.
+      resender() {
+        while [ "$np" -gt 1 ] && kill -0 "$BG_PID" 2>/dev/null; do
+          sleep 0.5
+          caught "$BG_PID" "$num" && kill "-$sig" "$BG_PID" 2>/dev/null
+        done
+      }
+    fi
+    resender &
+    resender=$!
+    wait_rc "$BG_PID"
+    TRIAL_S=$(elapsed "$t_sig" "$(now)")
+    kill "$resender" 2>/dev/null || true
+    wait "$resender" 2>/dev/null || true
+    TRIAL_RC=$RC
+    if [ "$RC" -eq 75 ] || [ "$RC" -eq 0 ]; then
+      pass "$label: $how after ${delay} s: exit $RC in ${TRIAL_S} s"
+    else
+      fail "$label: $how after ${delay} s: exit $RC (a signal or an error), expected 75 or 0"
+      tail -5 "$WORK/$label.err" | sed 's/^/    | /'
+    fi
+    check "$label: no rank left running" test -z "$(session_alive "$BG_PID")"
+    if [ "$RC" -eq 75 ]; then
+      TIMES+=("$np $TRIAL_S")
+      if awk -v t="$TRIAL_S" -v l="$LIMIT_S" 'BEGIN { exit !(t <= l) }'; then
+        pass "$label: stopped within $LIMIT_S s"
       else
-        run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+        fail "$label: took ${TRIAL_S} s to stop (more than $LIMIT_S s)"
       fi
-      expect_rc "$label: --resume" 0 "$label.resume"
-      same_results "$label: resumed vs uninterrupted" "$WORK/ref.h5" "$out"
+      check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
+      # Resume one stopped run per rank count: identical to the uninterrupted run.
+      if [ $((RESUMED & np)) -eq 0 ] && [ -e "$out" ]; then
+        RESUMED=$((RESUMED | np))
+        if [ "$np" -eq 1 ]; then
+          run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+        else
+          run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+        fi
+        expect_rc "$label: --resume" 0 "$label.resume"
+        same_results "$label: resumed vs uninterrupted" "$WORK/$TAG-ref.h5" "$out"
+      fi
     fi
-  fi
-}
+  }
 
-# moment MAX_S: a random moment in [0, 1.1 x MAX_S] (past the end too), in seconds.
-moment() { awk -v r="$RANDOM" -v m="$1" 'BEGIN { printf "%.3f", r / 32767 * 1.1 * m }'; }
+  # moment MAX_S: a random moment in [0, 1.1 x MAX_S] (past the end too), in seconds.
+  moment() { awk -v r="$RANDOM" -v m="$1" 'BEGIN { printf "%.3f", r / 32767 * 1.1 * m }'; }
 
-section "1 rank: SIGTERM / SIGUSR1 at random moments"
-for i in $(seq 1 "$TRIALS"); do
-  how=term
-  [ $((i % 2)) -eq 0 ] && how=usr1
-  [ "$i" -eq 1 ] && d=0 || d=$(moment "$REF1_S")
-  trial "one$i" 1 "$how" "$d"
+  section "$(basename "$JOB"): 1 rank: SIGTERM / SIGUSR1 at random moments"
+  for i in $(seq 1 "$TRIALS"); do
+    how=term
+    [ $((i % 2)) -eq 0 ] && how=usr1
+    [ "$i" -eq 1 ] && d=0 || d=$(moment "$REF1_S")
+    trial "$TAG-one$i" 1 "$how" "$d"
+  done
+
+  section "$(basename "$JOB"): 2 ranks: SIGUSR1 to mpirun / SIGTERM to the ranks at random moments"
+  for i in $(seq 1 "$TRIALS"); do
+    how=usr1-mpirun
+    [ $((i % 2)) -eq 0 ] && how=term-ranks
+    # Both ways at once too: the ranks may still be starting (loading libraries, MPI_Init).
+    [ "$i" -le 2 ] && d=0 || d=$(moment "$REF2_S")
+    trial "$TAG-two$i" 2 "$how" "$d"
+  done
+
+  section "$(basename "$JOB"): time from the signal to exit (stopped runs)"
+  for np in 1 2; do
+    printf '%s\n' "${TIMES[@]}" | awk -v np="$np" '$1 == np { print $2 }' | sort -n |
+      awk -v np="$np" '{ t[NR] = $1 } END {
+        if (NR == 0) { printf "%d rank(s): no stopped run\n", np; exit }
+        printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
+          t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
+  done
+  [ "$RESUMED" -ne 0 ] && pass "$TAG: a stopped run was resumed and compared" ||
+    fail "$TAG: no trial stopped a run (all finished first): nothing resumed"
 done
-
-section "2 ranks: SIGUSR1 to mpirun / SIGTERM to the ranks at random moments"
-for i in $(seq 1 "$TRIALS"); do
-  how=usr1-mpirun
-  [ $((i % 2)) -eq 0 ] && how=term-ranks
-  # Both ways at once too: the ranks may still be starting (loading libraries, MPI_Init).
-  [ "$i" -le 2 ] && d=0 || d=$(moment "$REF2_S")
-  trial "two$i" 2 "$how" "$d"
-done
-
-section "time from the signal to exit (stopped runs)"
-for np in 1 2; do
-  printf '%s\n' "${TIMES[@]}" | awk -v np="$np" '$1 == np { print $2 }' | sort -n |
-    awk -v np="$np" '{ t[NR] = $1 } END {
-      if (NR == 0) { printf "%d rank(s): no stopped run\n", np; exit }
-      printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
-        t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
-done
-[ "$RESUMED" -ne 0 ] && pass "a stopped run was resumed and compared" ||
-  fail "no trial stopped a run (all finished first): nothing resumed"
 
 finish

@@ -7,6 +7,7 @@
 // built-in policies and check every decision the Python code returns.
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,16 @@ void validate_python(const Params& point, std::string_view key,
 // The .py files the point's policies name (for provenance), resolved against base_dir.
 std::vector<std::filesystem::path> python_policy_files(const Params& point,
                                                        const std::filesystem::path& base_dir);
+
+// The bytes of a policy's .py file as this process runs and records them: read once, the first
+// time any path to it is asked for, and never again (a file edited during a run changes
+// nothing). The reference stays valid for the process's life.
+const std::string& policy_source(const std::filesystem::path& file);
+// The bytes kept for `file`, null if nothing read it yet (no policy names it).
+const std::string* kept_policy_source(const std::filesystem::path& file);
+// Gives this process the bytes of `file` before anything reads it (a rank other than 0: rank
+// 0's bytes); InputError naming both SHA-256 if this process holds other bytes for it already.
+void keep_policy_source(const std::filesystem::path& file, std::string bytes);
 
 // The point's queue policy / allocator: a built-in row or a fresh Python instance.
 std::unique_ptr<QueuePolicy> make_point_queue(const Params& point, const RunContext& ctx);

@@ -247,6 +247,9 @@ class Simulation final : private policy::ReleaseSource,
 
   // Scheduling (engine_schedule.cpp).
   void schedule();
+  // Nothing is left to happen with jobs outstanding: an error naming the queue policy or size
+  // chooser whose answers left a job that fits waiting (engine_schedule.cpp), else a bug.
+  [[noreturn]] void stalled() const;
   std::span<const policy::Release> releases() const override;
   std::int32_t start_size(std::int32_t j, int free_nodes) const override;
   double est_wall_at_s(std::int32_t j, std::int32_t size) const override;
@@ -328,6 +331,12 @@ class Simulation final : private policy::ReleaseSource,
   mutable std::vector<policy::Release> extra_releases_, merged_releases_;
   // A size chooser's answers in the current pass (by job; 0: not asked): applied, not re-asked.
   mutable std::vector<std::int32_t> chosen_size_, chosen_;
+  // The last "wait" (0) of the size chooser: job, free nodes, time; and the last pass's starts.
+  mutable std::int32_t waited_job_ = -1;
+  mutable int waited_free_ = 0;
+  mutable double waited_s_ = 0;
+  std::size_t last_pass_starts_ = 0;
+  double last_pass_s_ = -1;
 
   double start_s_ = 0, now_ = 0;
   std::size_t next_submit_ = 0;

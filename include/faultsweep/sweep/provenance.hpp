@@ -42,6 +42,11 @@ std::vector<InputFile> describe_job_inputs(const JobSpec& job);
 // blocks --resume like a change to the job (source_differences). Throws InputError if a
 // source cannot be read.
 std::string with_policy_sources(const JobSpec& job);
+// Gives this process the policy sources a job text holds (rank 0's bytes, read once), before
+// the text is parsed: a rank other than 0 then runs exactly what the results file stores,
+// whatever the files hold now. `job_file` locates the relative paths. InputError if a source
+// does not match its recorded SHA-256, or differs from bytes this process has read already.
+void adopt_policy_sources(const std::string& text, const std::filesystem::path& job_file);
 // "policy source <path>: sha256 <a> -> <b>" for each source whose recorded hash differs.
 std::vector<std::string> source_differences(const std::string& before_text,
                                             const std::string& now_text);

@@ -41,13 +41,8 @@ void PyAllocator::allocate(const AllocationContext& ctx, const NodeSet& free,
 
 // Copies the answer to `out`, checking each rule the engine relies on.
 void PyAllocator::take(const py::object& result, const NodeSet& free, std::span<std::int32_t> out) {
-  using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
   const double now_s = b_.view->ctx.now_s;
-  const auto a = Ints::ensure(result);
-  if (!a || a.ndim() != 1)
-    refuse(b_.spec, now_s,
-           fmt::format("allocate() must return a sequence of node ids, got {}",
-                       py::str(py::type::of(result)).cast<std::string>()));
+  const auto a = integers_of(b_.spec, now_s, result, "allocate()");
   if (static_cast<std::size_t>(a.size()) != out.size())
     refuse(b_.spec, now_s,
            fmt::format("allocate() returned {} nodes for job {}, which needs {} (the count "

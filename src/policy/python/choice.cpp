@@ -2,10 +2,13 @@
 // pick a built-in policy or a Python one.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/policy/python.hpp"
 #include "faultsweep/policy/registry.hpp"
@@ -48,7 +51,22 @@ Spec spec_of(const Params& point, std::string_view key, const std::filesystem::p
   s.file = f.is_absolute() ? f : base_dir / f;
   s.class_name = t.str("class");
   for (const auto& [k, v] : t.values())
-    if (k != "python" && k != "class") s.params.set(k, v);
+    if (k != "python" && k != "class" && k != "time_limit") s.params.set(k, v);
+  if (t.has("time_limit")) {
+    const Value& v = t.at("time_limit");
+    double limit_s = std::numeric_limits<double>::quiet_NaN();
+    try {
+      if (const auto* text = std::get_if<std::string>(&v)) limit_s = parse_duration_s(*text);
+      if (const auto* x = std::get_if<double>(&v)) limit_s = *x;
+      if (const auto* n = std::get_if<std::int64_t>(&v)) limit_s = static_cast<double>(*n);
+    } catch (const InputError&) {
+    }
+    if (!(limit_s > 0 && std::isfinite(limit_s)))
+      throw InputError(s.key + ".time_limit", canonical_value(v),
+                       "a duration > 0 that one call of the policy may take, such as \"60s\" or "
+                       "\"10min\" (a bare number: seconds)");
+    s.time_limit_s = limit_s;
+  }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(s.file, ec))
     throw InputError(s.key + ".python", "\"" + s.file_text + "\"",
@@ -89,9 +107,13 @@ void rethrow_input(const Spec& s, py::error_already_set& e) {
 py::object load_class(const Spec& s) {
   py::list keys;
   for (const auto& [k, v] : s.params.values()) keys.append(k);
+  // The bytes this process read once (or was given by rank 0), not the file as it is now.
+  const py::bytes source(policy_source(s.file));
+  const Watched w(s, "the import of its file", std::numeric_limits<double>::quiet_NaN());
   try {
-    return loader().attr("load_class")(s.file.string(), s.class_name, s.key, keys);
+    return loader().attr("load_class")(s.file.string(), s.class_name, s.key, keys, source);
   } catch (py::error_already_set& e) {
+    w.check();
     rethrow_input(s, e);
   }
 }
@@ -104,9 +126,11 @@ py::object make_instance(const Spec& s, const py::object& cls, const RunContext&
                         s.key + "\nclass=" + s.class_name + "\n" + s.params.canonical_text());
   py::list words;
   for (int i = 0; i < 4; ++i) words.append(py::int_(static_cast<std::uint64_t>(e())));
+  const Watched w(s, s.class_name + "(...) (__init__)", std::numeric_limits<double>::quiet_NaN());
   try {
     return loader().attr("make")(cls, s.file.string(), dict_of(s.params), words);
   } catch (py::error_already_set& err) {
+    w.check();
     rethrow_input(s, err);
   }
 }
@@ -125,6 +149,41 @@ void fail_call(const Spec& s, double now_s, py::error_already_set& e) {
 void refuse(const Spec& s, double now_s, const std::string& rule) {
   throw std::runtime_error(fmt::format("Python {} {} ({}) at simulated time {:.17g} s: {}", s.key,
                                        s.class_name, s.file_text, now_s, rule));
+}
+
+py::array_t<std::int64_t> integers_of(const Spec& s, double now_s, const py::object& result,
+                                      const char* what) {
+  using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+  // The usual answer (np.flatnonzero(...)[:count], an int64 array) costs no Python call; a
+  // uint64 array may hold values beyond int64 and takes the checked way.
+  if (py::isinstance<py::array>(result)) {
+    const auto a = py::reinterpret_borrow<py::array>(result);
+    const char kind = a.dtype().kind();
+    if (a.ndim() == 1 && (kind == 'i' || (kind == 'u' && a.itemsize() < 8))) return Ints::ensure(a);
+  }
+  try {
+    return Ints::ensure(loader().attr("integers")(result, what));
+  } catch (py::error_already_set& e) {
+    if (e.matches(loader().attr("AnswerError")))
+      refuse(s, now_s, py::str(e.value()).cast<std::string>());
+    fail_call(s, now_s, e);
+  }
+}
+
+std::int64_t integer_of(const Spec& s, double now_s, const py::object& result, const char* what) {
+  if (PyLong_CheckExact(result.ptr())) {  // the usual answer: no Python call
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(result.ptr(), &overflow);
+    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) return v;
+    PyErr_Clear();
+  }
+  try {
+    return loader().attr("integer")(result, what).cast<std::int64_t>();
+  } catch (py::error_already_set& e) {
+    if (e.matches(loader().attr("AnswerError")))
+      refuse(s, now_s, py::str(e.value()).cast<std::string>());
+    fail_call(s, now_s, e);
+  }
 }
 
 }  // namespace python

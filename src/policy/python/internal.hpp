@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -20,9 +21,11 @@ namespace faultsweep::policy::python {
 namespace py = pybind11;
 
 // Starts the interpreter once per process, without Python's signal handlers (SIGTERM,
-// SIGUSR1 and SIGINT keep faultsweep's: a stop still ends the run between two policy calls),
+// SIGUSR1 and SIGINT keep faultsweep's; a call under way is cut by the watcher, see Watched),
 // puts the policy API on sys.path and releases the GIL.
 void start();
+// Starts the thread that cuts watched calls (watch.cpp); once, by start(), with the GIL held.
+void start_watcher();
 
 // Holds the GIL for its lifetime, from any thread. An adapter holds one for the whole replica
 // (declared first, released last): one acquisition per replica, not per call.
@@ -43,7 +46,10 @@ struct Spec {
   std::string file_text;       // as written in the job
   std::filesystem::path file;  // resolved against the job file's folder
   std::string class_name;
-  Params params;  // the other keys
+  double time_limit_s = kDefaultTimeLimit_s;  // of one call: `time_limit`
+  Params params;                              // the other keys
+  // A generous bound: a policy's call takes microseconds to milliseconds.
+  static constexpr double kDefaultTimeLimit_s = 60.0;
 };
 Spec spec_of(const Params& point, std::string_view key, const std::filesystem::path& base_dir);
 
@@ -63,17 +69,49 @@ py::object make_instance(const Spec& s, const py::object& cls, const RunContext&
 // A decision the engine refuses: a runtime error naming the policy and the rule.
 [[noreturn]] void refuse(const Spec& s, double now_s, const std::string& rule);
 
+// A policy's answer read as integers (node ids, queue positions): a 1-d numpy integer array as
+// it is, any other sequence element by element; refused (refuse) naming the first value that
+// is not an integer (a float, a bool, a string) or does not fit 64 bits. `what`: "allocate()".
+py::array_t<std::int64_t> integers_of(const Spec& s, double now_s, const py::object& result,
+                                      const char* what);
+// One integer (a size), refused the same way.
+std::int64_t integer_of(const Spec& s, double now_s, const py::object& result, const char* what);
+
+// One call into a policy's code (a method, its import, __init__), watched while it runs (the GIL
+// held): a stop request or the spec's time limit raises an exception inside it (watch.cpp).
+// After a Python exception, check() turns a cut call into the stop path (Interrupted: the task
+// runs again on resume) or an InputError naming the policy, the call (`what`: "allocate()") and
+// the simulated time now_s (NaN: before the simulation). A call inside a watched one is part of
+// that one.
+class Watched {
+ public:
+  enum Cut { none = 0, stop = 1, time_limit = 2 };
+  Watched(const Spec& s, std::string what, double now_s);
+  ~Watched();
+  Watched(const Watched&) = delete;
+  Watched& operator=(const Watched&) = delete;
+  Cut cut() const;
+  void check() const;  // throws if the call was cut
+
+ private:
+  const Spec& spec_;
+  std::string what_;
+  double now_s_;
+  std::uint64_t call_ = 0;  // 0: not watched (inside another call)
+};
+
 // What every adapter holds: the GIL for its whole lifetime (first member: taken first, released
 // last), the policy's class and fresh instance, the bound method the engine calls and the one
 // view object passed to it (its fields are set before each call).
 template <class View>
 struct Bound {
-  Bound(Spec s, const RunContext& ctx, const char* method)
+  Bound(Spec s, const RunContext& ctx, const char* method_name)
       : spec(std::move(s)),
+        method(std::string(method_name) + "()"),
         name("python:" + spec.class_name),
         cls(load_class(spec)),
         instance(make_instance(spec, cls, ctx)),
-        call(instance.attr(method)),
+        call(instance.attr(method_name)),
         view_obj(py::cast(View{})),
         view(view_obj.template cast<View*>()) {}
   ~Bound() {
@@ -86,19 +124,22 @@ struct Bound {
   Bound(const Bound&) = delete;
   Bound& operator=(const Bound&) = delete;
 
-  // The engine's call: the method with the view and `args`. An exception the policy raises
-  // ends the run (fail_call), naming the simulated time now_s.
+  // The engine's call: the method with the view and `args`, watched. An exception the policy
+  // raises ends the run (fail_call), naming the simulated time now_s.
   template <class... Args>
   py::object invoke(double now_s, Args&&... args) {
+    const Watched w(spec, method, now_s);
     try {
       return call(view_obj, std::forward<Args>(args)...);
     } catch (py::error_already_set& e) {
+      w.check();
       fail_call(spec, now_s, e);
     }
   }
 
   Gil gil;
   Spec spec;
+  std::string method;  // "allocate()", for messages
   std::string name;
   py::object cls, instance, call, view_obj;
   View* view;

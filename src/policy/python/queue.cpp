@@ -37,12 +37,7 @@ void PyQueue::select(const QueueState& s, std::vector<std::int32_t>& start) {
   b_.view->s = &s;
   const py::object result = b_.invoke(s.now_s);  // (an exception ends the run)
   b_.view->s = nullptr;
-  using Ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-  const auto a = Ints::ensure(result);
-  if (!a || a.ndim() != 1)
-    refuse(b_.spec, s.now_s,
-           fmt::format("select() must return a sequence of queue positions, got {}",
-                       py::str(py::type::of(result)).cast<std::string>()));
+  const auto a = integers_of(b_.spec, s.now_s, result, "select()");
   const std::int64_t* pos = a.data();
   const auto waiting = static_cast<std::int64_t>(s.waiting.size());
   std::int64_t used = 0;

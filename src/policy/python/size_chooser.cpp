@@ -38,12 +38,8 @@ class PySizeChooser final : public SizeChooser {
 
 std::int32_t PySizeChooser::choose(const SizeRequest& r) const {
   b_.view->r = r;
-  std::int64_t size = 0;
-  try {
-    size = b_.invoke(r.now_s).cast<std::int64_t>();
-  } catch (const py::cast_error&) {
-    refuse(b_.spec, r.now_s, fmt::format("choose() for job {} must return an integer", r.job));
-  }
+  const std::int64_t size = integer_of(b_.spec, r.now_s, b_.invoke(r.now_s),
+                                       fmt::format("choose() for job {}", r.job).c_str());
   const std::int64_t cap = may_exceed_ ? r.free_nodes : std::min(r.requested, r.free_nodes);
   if (size < 0 || size > cap)
     refuse(

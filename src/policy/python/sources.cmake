@@ -7,4 +7,6 @@ list(APPEND FAULTSWEEP_SOURCES
   src/policy/python/queue.cpp
   src/policy/python/size_chooser.cpp
   src/policy/python/strategy.cpp
+  src/policy/python/sources.cpp
+  src/policy/python/watch.cpp
 )

@@ -142,6 +142,7 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
   b_.view->v = &v;
   last_call_s_ = v.now_s();
   std::vector<Decision> ds;
+  const Watched w(b_.spec, what, v.now_s());
   try {
     const py::object result = call();
     for (const py::handle t : api().attr("decisions")(result).cast<py::list>())
@@ -150,6 +151,7 @@ void PyStrategy::take(const ClusterView& v, const char* what, Call call, Decisio
                     t[py::int_(4)].cast<double>()});
   } catch (py::error_already_set& e) {
     b_.view->v = nullptr;
+    w.check();
     if (e.matches(api().attr("DecisionError")))
       refuse(b_.spec, v.now_s(),
              fmt::format("{} returned {}", what, py::str(e.value()).cast<std::string>()));
@@ -270,9 +272,11 @@ void PyStrategy::check_checkpoint(const ClusterView& v, std::int64_t job, const 
 
 void PyStrategy::report(MetricSink& sink) const {
   py::dict values;
+  const Watched w(b_.spec, "report()", last_call_s_);
   try {
     values = b_.instance.attr("report")();
   } catch (py::error_already_set& e) {
+    w.check();
     fail_call(b_.spec, last_call_s_, e);
   }
   const py::list declared = b_.instance.attr("metrics");
