@@ -123,6 +123,11 @@ int cmd_check(const std::string& path, const std::string& out) {
       std::printf("  axis %-16s %zu values (%s)%s\n", m.key.c_str(), m.values.size(),
                   m.units.c_str(),
                   a.members.size() > 1 ? fmt::format(" zipped in {}", a.name).c_str() : "");
+  if (job.record.what != 0)
+    std::printf(
+        "  records    %.3g tasks x %.3g jobs: at least %.3g GB in memory until the "
+        "results file is written, as much in the records journal\n",
+        job.record.tasks, job.record.jobs_per_replica, job.record.bytes / 1e9);
   return 0;
 }
 
