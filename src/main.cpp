@@ -2,10 +2,12 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -68,6 +70,24 @@ CLI::Validator integer_in(T lo, T hi) {
       fmt::format("INT in [{}, {}]", lo, hi));
 }
 
+// Standard output is written like any file: `inspect X > /dev/full`, a full disk or a closed
+// descriptor must not pass for success. Flushes it and, if a write to it failed, says why (the
+// system's reason) and turns a success into exit 3.
+int stdout_written(int code) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  int err = errno;
+  if (err == 0) {
+    // An earlier write failed and its output was dropped: one more byte asks the system why
+    // (the output is incomplete anyway).
+    std::clearerr(stdout);
+    if (std::fputc('\n', stdout) == EOF || std::fflush(stdout) != 0) err = errno;
+  }
+  std::fprintf(stderr, "faultsweep: error: cannot write the standard output: %s\n",
+               err != 0 ? std::strerror(err) : "a write failed");
+  return code == 0 ? sw::kExitIo : code;
+}
+
 int cmd_models(const std::string& name, bool markdown) {
   for (const auto* m : fs::models::all_models()) {
     if (!name.empty() && m->name() != name) continue;
@@ -103,6 +123,11 @@ int cmd_check(const std::string& path, const std::string& out) {
       std::printf("  axis %-16s %zu values (%s)%s\n", m.key.c_str(), m.values.size(),
                   m.units.c_str(),
                   a.members.size() > 1 ? fmt::format(" zipped in {}", a.name).c_str() : "");
+  if (job.record.what != 0)
+    std::printf(
+        "  records    %.3g tasks x %.3g jobs: at least %.3g GB in memory until the "
+        "results file is written, as much in the records journal\n",
+        job.record.tasks, job.record.jobs_per_replica, job.record.bytes / 1e9);
   return 0;
 }
 
@@ -265,7 +290,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     sw::release_stop_handlers();
     const int code = app.exit(e);
-    return code == 0 ? 0 : sw::kExitInput;
+    return code == 0 ? stdout_written(0) : sw::kExitInput;
   }
   fs::io::set_verbose_errors(verbose);
   if (!*run) sw::release_stop_handlers();
@@ -274,17 +299,17 @@ int main(int argc, char** argv) {
     *job = fs::bundled_path(*job);
   try {
     if (*run) return sw::run_sweep(run_opt);
-    if (*inspect) return sw::inspect_file(inspect_path, stdout);
-    if (*models) return cmd_models(model_name, models_markdown);
-    if (*check) return cmd_check(check_path, check_out);
-    if (*plan) return sw::plan_job(plan_path, pilot_tasks, stdout);
+    if (*inspect) return stdout_written(sw::inspect_file(inspect_path, stdout));
+    if (*models) return stdout_written(cmd_models(model_name, models_markdown));
+    if (*check) return stdout_written(cmd_check(check_path, check_out));
+    if (*plan) return stdout_written(sw::plan_job(plan_path, pilot_tasks, stdout));
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
     if (*exp) return sw::export_schedule(export_opt);
     if (*fit) {
       if (fit_system >= 0) fit_opt.system = fit_system;
       if (*pattern) fit_opt.node_pattern = fit_pattern;
       fs::fit_command::run_fit(fit_log, fit_format, fit_out, fit_overwrite, fit_opt, stdout);
-      return 0;
+      return stdout_written(0);
     }
   } catch (const fs::InputError& e) {
     std::fprintf(stderr, "faultsweep: error: %s\n", e.what());

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "faultsweep/core/error.hpp"
@@ -14,8 +16,8 @@ namespace {
 
 // Column positions (0-based) of the fields the reader uses.
 struct Columns {
-  std::size_t platform = 3, node_name = 4, event_type = 5, start = 6, stop = 7;
-  bool has_platform = true;
+  std::size_t node_id = 2, platform = 3, node_name = 4, event_type = 5, start = 6, stop = 7;
+  bool has_node_id = true, has_platform = true;
   std::size_t min_fields = 8, max_fields = 9;  // event_end_reason may be absent
 };
 
@@ -40,6 +42,8 @@ Columns header_columns(const std::vector<std::string>& f, const std::string& fil
   c.event_type = find({"event_type"});
   c.start = find({"event_start_time"});
   c.stop = find({"event_stop_time", "event_end_time"});
+  c.node_id = position("node_id");
+  c.has_node_id = c.node_id < f.size();
   c.platform = position("platform_id");
   c.has_platform = c.platform < f.size();
   c.min_fields = c.max_fields = f.size();
@@ -95,12 +99,51 @@ bool selected(const std::vector<std::string>& f, const Columns& col, const FtaOp
   return true;
 }
 
+// Nodes by (platform_id, node_id), the archive's identity of a node, numbered 0..k-1 in order of
+// first appearance; node_name is only a label. Names cannot identify nodes: LANL's are decimals
+// written without trailing zeros, so nodes 1, 10 and 100 of a system are all named "20.1".
+class NodeIds {
+ public:
+  std::int32_t index(const std::string& platform, std::int64_t id, const std::string& name,
+                     TraceLog& log) {
+    const auto [it, added] =
+        index_.emplace(std::pair{platform, id}, static_cast<std::int32_t>(index_.size()));
+    if (added) {
+      keys_.push_back(it->first);
+      log.node_names.push_back(name);
+      log.nodes = static_cast<std::int64_t>(index_.size());
+    }
+    return it->second;
+  }
+  // A name that several nodes share gets their node_id (and platform_id, if that is not enough),
+  // so that every label names one node.
+  void make_labels_unique(TraceLog& log) const {
+    std::map<std::string, int> uses;
+    for (const std::string& n : log.node_names) ++uses[n];
+    std::map<std::pair<std::string, std::int64_t>, int> id_uses;  // (name, node_id)
+    for (std::size_t i = 0; i < keys_.size(); ++i) ++id_uses[{log.node_names[i], keys_[i].second}];
+    for (std::size_t i = 0; i < log.node_names.size(); ++i) {
+      std::string& n = log.node_names[i];
+      const auto& [platform, id] = keys_[i];
+      if (id_uses[{n, id}] > 1)
+        n += fmt::format(" (platform_id {}, node_id {})", platform, id);
+      else if (uses[n] > 1)
+        n += fmt::format(" (node_id {})", id);
+    }
+  }
+
+ private:
+  std::map<std::pair<std::string, std::int64_t>, std::int32_t> index_;
+  std::vector<std::pair<std::string, std::int64_t>> keys_;
+};
+
 }  // namespace
 
 TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOptions& options) {
   TraceLog log;
   text::BadRecords bad(log, file, options.stop_on_bad);
-  text::NodeNames names;
+  text::NodeNames names;  // a file whose header names no node_id column: nodes by name
+  NodeIds ids;
   Rows rows(data, file);
   std::vector<std::string> f;
   while (rows.next(f)) {
@@ -130,7 +173,10 @@ TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOpti
     }
     const auto start = text::parse_number(f[col.start]);
     const auto stop = text::parse_number(f[col.stop]);
-    if (!start || *start < 0) {
+    const auto id = col.has_node_id ? text::parse_int(f[col.node_id]) : std::nullopt;
+    if (col.has_node_id && !id) {
+      bad.report(at, fmt::format("node_id = \"{}\": not an integer", f[col.node_id]));
+    } else if (!start || *start < 0) {
       bad.report(at, fmt::format("event_start_time = \"{}\": expected seconds since 1970 >= 0",
                                  f[col.start]));
     } else if (!stop || *stop < *start || !std::isfinite(*stop - *start)) {
@@ -138,9 +184,13 @@ TraceLog parse_fta(std::string_view data, const std::string& file, const FtaOpti
                                  "before event_start_time",
                                  f[col.stop]));
     } else {
-      log.events.push_back({*start, names.index(f[col.node_name], log), *stop - *start});
+      const std::int32_t node = col.has_node_id ? ids.index(col.has_platform ? f[col.platform] : "",
+                                                            *id, f[col.node_name], log)
+                                                : names.index(f[col.node_name], log);
+      log.events.push_back({*start, node, *stop - *start});
     }
   }
+  ids.make_labels_unique(log);
   text::finish(log, file, text::Times::absolute);
   return log;
 }

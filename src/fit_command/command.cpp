@@ -1,10 +1,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <utility>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
 #include "faultsweep/core/parallel.hpp"
 #include "faultsweep/failures/fta.hpp"
 #include "faultsweep/failures/pnnl.hpp"
@@ -47,6 +52,35 @@ void analyse_fta(const std::filesystem::path& log, const FitLogOptions& o,
   }
   if (done.empty())
     throw InputError(fmt::format("{}: no platform could be analysed", log.string()));
+}
+
+// Which nodes of the log the fit covers, in the log's own terms (stored as `node_filter`).
+std::string describe_filter(const std::string& format, const FitLogOptions& o) {
+  const std::string one = o.system ? fmt::format(" = {}", *o.system) : "";
+  std::string f = format == "lanl" ? (o.system ? "System" + one : "every System, one system each")
+                  : format == "fta"
+                      ? (o.system ? "platform_id" + one : "every platform_id, one system each")
+                  : format == "pnnl" ? fmt::format("Hardware Identifiers matching \"{}\"",
+                                                   o.node_pattern.value_or("(node|n) *[0-9]+"))
+                                     : "every node";
+  if (!o.node_prefix.empty()) f += fmt::format(", node_name starting with \"{}\"", o.node_prefix);
+  return f;
+}
+
+// The log's size and SHA-256, of its bytes as stored (compressed or not), as `run` records the
+// files a job reads.
+FitInput identify_log(const std::filesystem::path& log, const std::string& format,
+                      const FitLogOptions& o) {
+  FitInput in{log.string(), format, describe_filter(format, o), "", 0};
+  std::ifstream f(log, std::ios::binary);
+  std::string bytes;
+  if (f) bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  if (!f && !f.eof())
+    throw IoError(
+        fmt::format("{}: cannot read it again to hash it: {}", in.file, std::strerror(errno)));
+  in.sha256 = sha256_hex(bytes);
+  in.size_bytes = bytes.size();
+  return in;
 }
 
 failures::TraceLog read_pnnl_for_fit(const std::filesystem::path& log, const FitLogOptions& o) {
@@ -121,12 +155,15 @@ int run_fit(const std::filesystem::path& log, const std::string& format, const s
                  "%d same-minute repeats dropped; best K-S p:%s\n",
                  static_cast<long long>(a.system), a.records, a.nodes.size(), a.nodes_fitted,
                  a.nodes_without_ttf, a.zero_ttfs, best.c_str());
+    // What the reader dropped, as `run` says it of its inputs (other systems, causes, ...).
+    if (a.read_summary.find("; dropped: ") != std::string::npos)
+      std::fprintf(report, "  read %s: %s\n", log.c_str(), a.read_summary.c_str());
     if (a.bad_lines > 0) {
       std::fprintf(report, "  %zu bad lines skipped, e.g.:\n", a.bad_lines);
       for (const auto& m : a.bad_messages) std::fprintf(report, "    %s\n", m.c_str());
     }
   }
-  if (!out.empty()) write_fit_file(out, done, log.string(), o, overwrite);
+  if (!out.empty()) write_fit_file(out, done, identify_log(log, format, o), o, overwrite);
   return static_cast<int>(done.size());
 }
 

@@ -120,6 +120,9 @@ void write_system(hid_t root, const SystemAnalysis& a, const std::string& f) {
   io::write_attr(gid, "nodes_fitted", static_cast<std::int64_t>(a.nodes_fitted), f);
   io::write_attr(gid, "nodes_without_ttf", static_cast<std::int64_t>(a.nodes_without_ttf), f);
   io::write_attr(gid, "zero_ttfs", static_cast<std::int64_t>(a.zero_ttfs), f);
+  // What the reader kept and dropped for this system, as `run` stores it for its inputs.
+  io::write_attr(gid, "read_summary", a.read_summary, f);
+  for (const auto& [name, n] : a.read_counts) io::write_attr(gid, "read_" + name, n, f);
 
   io::Handle nodes = io::create_group(gid, "nodes", f);
   Writer w(nodes.id(), f);
@@ -247,7 +250,7 @@ void check_fit_output(const std::filesystem::path& out, const std::filesystem::p
 namespace {
 
 void write_fit_contents(io::File& file, const std::vector<SystemAnalysis>& systems,
-                        const std::string& log_file, const FitLogOptions& o) {
+                        const FitInput& in, const FitLogOptions& o) {
   const std::string& f = file.path();
   const hid_t root = file.id();
   io::write_attr(root, "filetype", std::string(kFitFileType), f);
@@ -257,7 +260,11 @@ void write_fit_contents(io::File& file, const std::vector<SystemAnalysis>& syste
   io::write_attr(root, "compiler", std::string(compiler()), f);
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   io::write_attr(root, "created_utc", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now)), f);
-  io::write_attr(root, "log_file", log_file, f);
+  io::write_attr(root, "log_file", in.file, f);
+  io::write_attr(root, "log_format", in.format, f);
+  io::write_attr(root, "log_sha256", in.sha256, f);
+  io::write_attr(root, "log_size_bytes", static_cast<std::uint64_t>(in.size_bytes), f);
+  io::write_attr(root, "node_filter", in.node_filter, f);
   std::string laws, names;
   for (const Law l : all_laws()) laws += (laws.empty() ? "" : ",") + law_name(l);
   for (const auto& s : systems) names += (names.empty() ? "" : ",") + fmt::format("{}", s.system);
@@ -274,12 +281,12 @@ void write_fit_contents(io::File& file, const std::vector<SystemAnalysis>& syste
 }  // namespace
 
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
-                    const std::string& log_file, const FitLogOptions& o, bool overwrite) {
-  check_fit_output(out, log_file, overwrite);
+                    const FitInput& input, const FitLogOptions& o, bool overwrite) {
+  check_fit_output(out, input.file, overwrite);
   const std::filesystem::path tmp = out.string() + fmt::format(".tmp.{}", ::getpid());
   io::File file = io::File::create(tmp);
   try {
-    write_fit_contents(file, systems, log_file, o);
+    write_fit_contents(file, systems, input, o);
     file.close();  // the close writes the last metadata: a full disk shows here
   } catch (...) {
     file.discard();  // no partial file left behind, also on a full disk

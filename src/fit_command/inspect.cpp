@@ -45,6 +45,12 @@ int inspect_fit_file(const std::filesystem::path& path, std::FILE* out) {
   std::fprintf(out, "%s: faultsweep fit file (schema %lld): failure analysis of a log\n", f.c_str(),
                static_cast<long long>(io::read_attr_int(root, "schema_version", f)));
   std::fprintf(out, "  log        %s\n", text("log_file").c_str());
+  // Files of earlier versions do not say how the log was read.
+  if (io::has_attr(root, "log_format"))
+    std::fprintf(out, "  read as    %s, nodes: %s (%llu bytes, sha256 %s)\n",
+                 text("log_format").c_str(), text("node_filter").c_str(),
+                 static_cast<unsigned long long>(io::read_attr_uint(root, "log_size_bytes", f)),
+                 text("log_sha256").c_str());
   std::fprintf(out, "  written    %s by faultsweep %s (git %s)\n", text("created_utc").c_str(),
                text("faultsweep_version").c_str(), text("git_sha").c_str());
   std::fprintf(out, "  options    min_ttfs %lld, seed %llu; laws %s\n",
@@ -57,6 +63,10 @@ int inspect_fit_file(const std::filesystem::path& path, std::FILE* out) {
   std::size_t n = 0;
   while (std::getline(list, s, ',')) {
     std::fprintf(out, "  %s\n", system_line(root, s, laws, f).c_str());
+    io::Handle g = io::open_group(root, "system_" + s, f);
+    if (io::has_attr(g.id(), "read_summary"))
+      std::fprintf(out, "    read     %s\n",
+                   io::read_attr_string(g.id(), "read_summary", f).c_str());
     ++n;
   }
   if (n == 0) std::fprintf(out, "  no systems\n");

@@ -270,7 +270,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
   if (!policy::names_python(p, "moldable_size")) (void)policy::make_point_size_chooser(p);
   policy::validate_strategy(p);
   policy::validate_reliability(p);
-  (void)make_strategy(p);
+  const double tick_period_s = make_strategy(p)->needs().period_s;
   (void)sim::on_failure_from(p.str("on_failure"));
   const sim::CheckpointMode mode = sim::checkpoint_mode_from(p.str("checkpoint"));
   if (mode == sim::CheckpointMode::periodic && !(p.real("checkpoint_interval") > 0))
@@ -296,6 +296,7 @@ void ClusterModel::validate(const Params& p, const std::filesystem::path& base_d
     estimate = workload::estimate_workload(p.sub("workload"), static_cast<int>(nodes), base_dir);
   });
   check_cluster_memory(p, estimate);
+  check_strategy_ticks(p, tick_period_s, estimate);
   check_warm_up(p, node_mtbf_s(p));
   warn_progress(p, node_mtbf_s(p), mean_runtime_s);
 }
@@ -324,6 +325,13 @@ double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
   if (w.has("max_jobs")) return static_cast<double>(w.integer("max_jobs"));
   if (w.has("jobs")) return static_cast<double>(w.integer("jobs"));
   return 1e5;
+}
+
+double ClusterModel::record_jobs(const Params& p, const std::filesystem::path& base_dir) const {
+  // Every job of the workload has a row (validate has checked the table by now).
+  return workload::estimate_workload(p.sub("workload"), static_cast<int>(p.integer("nodes")),
+                                     base_dir)
+      .jobs;
 }
 
 void ClusterModel::run(const Params& p, const RunContext& ctx, std::span<double> out) const {

@@ -9,9 +9,12 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/notice.hpp"
+#include "faultsweep/policy/cluster_view.hpp"
 #include "faultsweep/policy/reliability_aware.hpp"
+#include "faultsweep/policy/strategy.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/engine.hpp"
+#include "faultsweep/sim/event_queue.hpp"
 #include "faultsweep/workload/job.hpp"
 
 namespace faultsweep::models {
@@ -28,13 +31,27 @@ constexpr double kPerNodeReliability_B = 80;
 constexpr double kPerJob_B = 256;
 constexpr double kPerJobNode_B = 4;
 
+// The address space the engine reserves per node when a replica starts (sim/engine.cpp,
+// Simulation's constructor: room for 8 pending events a node, the running list and two release
+// lists of 1 + 2 + 3 entries a node, the strategy's decisions, the failing, predicted, down and
+// suspended lists). Untouched, it is not in the resident sizes measured above, but `ulimit -v`
+// counts it and the system must be able to grant it: 16,777,216 nodes with ras passed the
+// resident estimate (4 GB) and then died of bad_alloc in the constructor.
+double reserved_per_node_B() {
+  return 8.0 * sizeof(sim::Event) + 6.0 * sizeof(policy::Release) + sizeof(policy::Move) +
+         3.0 * sizeof(std::int32_t) + 4.0 * sizeof(std::int32_t);
+}
+
+double per_node_B(const Params& p) {
+  return kPerNode_B + (policy::uses_reliability_model(p) ? kPerNodeReliability_B : 0.0) +
+         reserved_per_node_B();
+}
+
 }  // namespace
 
 double cluster_memory_bytes(const Params& p, const workload::WorkloadEstimate& w) {
   const auto nodes = static_cast<double>(p.integer("nodes"));
-  const double per_node =
-      kPerNode_B + (policy::uses_reliability_model(p) ? kPerNodeReliability_B : 0.0);
-  return kBase_B + nodes * per_node + w.jobs * (kPerJob_B + kPerJobNode_B * w.mean_size);
+  return kBase_B + nodes * per_node_B(p) + w.jobs * (kPerJob_B + kPerJobNode_B * w.mean_size);
 }
 
 void check_cluster_memory(const Params& p, const workload::WorkloadEstimate& w) {
@@ -47,10 +64,8 @@ void check_cluster_memory(const Params& p, const workload::WorkloadEstimate& w) 
                   "{:.3g} jobs x ({:.0f} B + {:.0f} B x {:.3g} nodes on average)), over the "
                   "limit of {:.3g} GB ({}): use fewer nodes or jobs, or set "
                   "FAULTSWEEP_MEMORY_LIMIT if the estimate is too cautious",
-                  need / 1e9, p.integer("nodes"),
-                  kPerNode_B + (policy::uses_reliability_model(p) ? kPerNodeReliability_B : 0.0),
-                  w.jobs, kPerJob_B, kPerJobNode_B, w.mean_size,
-                  static_cast<double>(limit.bytes) / 1e9, limit.source));
+                  need / 1e9, p.integer("nodes"), per_node_B(p), w.jobs, kPerJob_B, kPerJobNode_B,
+                  w.mean_size, static_cast<double>(limit.bytes) / 1e9, limit.source));
 }
 
 void check_warm_up(const Params& p, double node_mtbf_s) {
@@ -68,6 +83,29 @@ void check_warm_up(const Params& p, double node_mtbf_s) {
                   "events in which no job completes",
                   format_duration(max_s), p.integer("nodes"), format_duration(node_mtbf_s),
                   events / 2, sim::kNoProgressEvents));
+}
+
+// A runtime strategy's periodic calls: each one looks at the running jobs (and their nodes), so
+// 10^7 of them take seconds per replica and 10^8 minutes.
+constexpr double kWarnTicks = 1e7;
+constexpr double kMaxTicks = 1e8;
+
+void check_strategy_ticks(const Params& p, double period_s, const workload::WorkloadEstimate& w) {
+  if (!(period_s > 0) || !std::isfinite(period_s)) return;
+  const bool horizon = p.has("horizon");
+  const double span_s = horizon ? p.real("horizon") : w.span_s;
+  const double ticks = span_s / period_s;
+  if (!(ticks > kWarnTicks)) return;
+  const std::string what =
+      fmt::format("strategy \"{}\" is called every {}: about {:.3g} calls over {} ({})",
+                  p.str("strategy"), format_duration(period_s), ticks, format_duration(span_s),
+                  horizon ? "the horizon" : "the workload's span without failures");
+  if (ticks > kMaxTicks)
+    throw InputError("strategy", p.str("strategy"),
+                     fmt::format("a period that makes at most {:.0e} calls in a run; {}: choose "
+                                 "a longer period or a horizon",
+                                 kMaxTicks, what));
+  say_once("warning: " + what + "; each call looks at the running jobs");
 }
 
 // Settings under which jobs can hardly progress, warned of at load time (a run in which no

@@ -19,6 +19,11 @@ void check_cluster_memory(const Params& p, const workload::WorkloadEstimate& w);
 // arrive than a run may go without a completed job. `node_mtbf_s`: NaN or inf if unknown/none.
 void check_warm_up(const Params& p, double node_mtbf_s);
 
+// Throws InputError (key strategy) when a runtime strategy called every `period_s` would be
+// called more than 10^8 times over the run (the horizon, or the workload's span), and warns of
+// more than 10^7 calls, saying the estimate: each call looks at the running jobs.
+void check_strategy_ticks(const Params& p, double period_s, const workload::WorkloadEstimate& w);
+
 // The end of a synthetic failure stream when the run has no horizon (see `horizon`'s help).
 double generation_bound_s(const workload::Workload& w, int nodes);
 

@@ -248,6 +248,8 @@ SystemAnalysis analyse_trace(const failures::TraceLog& t, std::int64_t system,
   a.bad_lines = t.bad;
   a.bad_messages = t.bad_messages;
   a.origin_unix_s = t.origin_unix_s;
+  a.read_counts = t.counts();
+  a.read_summary = t.summary();
   return a;
 }
 
@@ -277,6 +279,8 @@ SystemAnalysis analyse_lanl_system(std::string_view text, const std::string& fil
   a.bad_lines = log.bad;
   a.bad_messages = log.bad_messages;
   a.origin_unix_s = log.origin_unix_s;
+  a.read_counts = log.counts();
+  a.read_summary = log.summary();
   return a;
 }
 

@@ -68,7 +68,22 @@ int inspect_file(const std::string& path, std::FILE* out) {
   for (const InputFile& in : s.inputs)
     for (const InputReading& r : in.read)
       std::fprintf(out, "  read       %s: %s\n", in.path.c_str(), r.summary.c_str());
-  for (const std::string& w : s.warnings) std::fprintf(out, "  warning    %s\n", w.c_str());
+  // Loading notices include each input's read summary ("read FILE: ..."): a warning only when
+  // its reader dropped something; a summary already listed above is not repeated.
+  for (const std::string& w : s.warnings) {
+    if (w.rfind("read ", 0) == 0 && w.find("; dropped: ") == std::string::npos) {
+      const bool listed = std::any_of(s.inputs.begin(), s.inputs.end(), [&](const InputFile& in) {
+        return std::any_of(in.read.begin(), in.read.end(), [&](const InputReading& r) {
+          return w.size() > r.summary.size() + 2 &&
+                 w.compare(w.size() - r.summary.size() - 2, std::string::npos, ": " + r.summary) ==
+                     0;
+        });
+      });
+      if (!listed) std::fprintf(out, "  read       %s\n", w.c_str() + 5);
+      continue;
+    }
+    std::fprintf(out, "  warning    %s\n", w.c_str());
+  }
   std::fprintf(out, "  points     %zu\n", t.points);
   for (const auto& a : s.axes)
     std::fprintf(out, "    axis %-14s %s\n", a.c_str(), axis_summary(file, a).c_str());

@@ -51,6 +51,7 @@ JobSpec Loader::load() {
   fill_defaults();
   expand_points();
   if (root.at("sweep").contains("record")) parse_record(root.at("sweep").at("record"));
+  estimate_records(job_);
   job_.text = with_policy_sources(job_);
   return std::move(job_);
 }

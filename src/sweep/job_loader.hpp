@@ -23,6 +23,10 @@ const char* type_name(const toml::value& v);
 // Entries of a table sorted by source line (toml11 keeps no order), then by key.
 std::vector<std::pair<std::string, const toml::value*>> ordered(const toml::value& table);
 
+// Fills job.record's size estimate (record_estimate.cpp) and throws InputError (key
+// sweep.record, at its line) when the records cannot fit in the coordinator's memory.
+void estimate_records(JobSpec& job);
+
 class Loader {
  public:
   Loader(std::string file, std::string text, std::uint64_t max_points = kMaxPoints)

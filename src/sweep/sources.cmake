@@ -4,6 +4,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/job_differences.cpp
   src/sweep/job_values.cpp
   src/sweep/job_record.cpp
+  src/sweep/record_estimate.cpp
   src/sweep/space.cpp
   src/sweep/stats.cpp
   src/sweep/journal.cpp

@@ -52,11 +52,14 @@ WorkloadEstimate estimate_workload(const Params& table, int nodes,
   RunContext ctx;
   ctx.base_dir = base_dir;
   const Workload w = make_workload(sample, nodes, ctx);
-  double n = 0, size = 0;
+  double n = 0, size = 0, node_s = 0, last_s = 0, longest_s = 0;
   for (const Job& j : w.jobs) {
     const double k = split ? pieces(j.runtime_s, bound_s) : 1.0;
     n += k;
     size += k * j.size;
+    node_s += j.size * j.runtime_s;
+    last_s = std::max(last_s, j.submit_s);
+    longest_s = std::max(longest_s, j.runtime_s);
   }
   WorkloadEstimate e;
   const double injected_pieces =
@@ -66,6 +69,7 @@ WorkloadEstimate estimate_workload(const Params& table, int nodes,
                       : 1.0);
   e.jobs = n * scale + injected_pieces;
   e.mean_size = n > 0 ? size / n : 1.0;
+  e.span_s = (last_s + node_s / std::max(1, nodes)) * scale + longest_s;
   if (e.jobs > static_cast<double>(kMaxJobs)) {
     const bool by_split = split && n * scale > static_cast<double>(w.jobs.size()) * scale * 2;
     const std::string why = fmt::format(

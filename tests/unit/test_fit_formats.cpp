@@ -75,15 +75,15 @@ std::string csv_of(std::int64_t a, std::int64_t b) {
 std::string fta_log() {
   std::string s = "# event_id component_id node_id platform_id node_name event_type start stop\n";
   int id = 0;
-  const auto add = [&](int platform, const char* node, double start) {
-    s += fmt::format("{} 0 0 {} {} 0 {} {} 0\n", ++id, platform, node, 1e9 + start,
+  const auto add = [&](int platform, int node_id, const char* node, double start) {
+    s += fmt::format("{} 0 {} {} {} 0 {} {} 0\n", ++id, node_id, platform, node, 1e9 + start,
                      1e9 + start + 60);
-    s += fmt::format("{} 0 0 {} {} 1 {} {} 0\n", ++id, platform, node, 1e9 + start + 60,
+    s += fmt::format("{} 0 {} {} {} 1 {} {} 0\n", ++id, node_id, platform, node, 1e9 + start + 60,
                      1e9 + start + 61);
   };
-  for (const double t : {0.0, 7200.0, 36000.0, 90000.0}) add(1, "cn2", t);
-  for (const double t : {3600.0, 18000.0, 19800.0, 100000.0}) add(1, "cn1", t);
-  for (const double t : {500.0, 9000.0, 40000.0}) add(2, "io7", t);
+  for (const double t : {0.0, 7200.0, 36000.0, 90000.0}) add(1, 2, "cn2", t);
+  for (const double t : {3600.0, 18000.0, 19800.0, 100000.0}) add(1, 1, "cn1", t);
+  for (const double t : {500.0, 9000.0, 40000.0}) add(2, 7, "io7", t);
   return s;
 }
 
@@ -265,4 +265,45 @@ TEST_CASE("fit slurm: sacctmgr events as the simulator reads them, the reason fi
   o = {};
   o.exclude_reason = "maint";
   CHECK_THROWS_WITH(fit(log, "lanl", o, dir), Catch::Contains("--exclude-reason"));
+}
+
+TEST_CASE("fit fta: nodes by node_id; the file records the log, its format, filter and drops",
+          "[reliability][fit][fit_formats][fta]") {
+  // Platform 20 of this file: node_ids 1..120 named as LANL's archive names them, so that 12
+  // names are shared (nodes 1, 10 and 100 are all "20.1"); the first failure of every node is
+  // at one instant. Read by name, the shared names merged 23 nodes into 11 and turned their
+  // common first failure into 12 "same-minute repeats".
+  const std::filesystem::path log =
+      std::filesystem::path(FAULTSWEEP_SOURCE_DIR) / "tests/data/failures/fta_decimal_names.tab";
+  testing::TempDir dir("fitftaid");
+  FitLogOptions o;
+  o.system = 20;
+  const auto out = dir.path() / "fta.h5";
+  std::FILE* report = std::tmpfile();
+  run_fit(log, "fta", out.string(), true, o, report);
+  std::rewind(report);
+  std::string said(4096, '\0');
+  said.resize(std::fread(said.data(), 1, said.size(), report));
+  std::fclose(report);
+  const FitOut f{out};
+  const std::vector<std::string> names = f.names("system_20");
+  CHECK(names.size() == 120);
+  CHECK(std::count(names.begin(), names.end(), "20.1 (node_id 100)") == 1);
+  CHECK(std::count(names.begin(), names.end(), "20.13") == 1);
+  CHECK(f.column("system_20/nodes", "zero_ttfs") == std::vector<double>(120, 0.0));
+  CHECK(f.column("system_20/nodes", "ttf_count") == std::vector<double>(120, 3.0));
+  // `fit` says what the reader dropped, and the file keeps it with the log's identity.
+  CHECK_THAT(said, Catch::Contains("dropped: 15 of other systems, 120 not unavailability"));
+  io::File h = io::File::open_read(out);
+  const std::string fn = out.string();
+  CHECK(io::read_attr_string(h.id(), "log_format", fn) == "fta");
+  CHECK(io::read_attr_string(h.id(), "node_filter", fn) == "platform_id = 20");
+  CHECK(io::read_attr_string(h.id(), "log_sha256", fn).size() == 64);
+  CHECK(io::read_attr_uint(h.id(), "log_size_bytes", fn) == std::filesystem::file_size(log));
+  io::Handle g = io::open_group(h.id(), "system_20", fn);
+  CHECK(io::read_attr_int(g.id(), "read_nodes", fn) == 120);
+  CHECK(io::read_attr_int(g.id(), "read_events", fn) == 480);
+  CHECK(io::read_attr_int(g.id(), "read_other_system", fn) == 15);
+  CHECK(io::read_attr_int(g.id(), "read_not_failure", fn) == 120);
+  CHECK(io::read_attr_int(g.id(), "zero_ttfs", fn) == 0);
 }

@@ -1,8 +1,10 @@
 // The Failure Trace Archive reader (failures/fta.hpp) on hand-written event_trace.tab texts, and
 // its hook in the failure-source factory (format = "fta").
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/params.hpp"
@@ -98,4 +100,40 @@ TEST_CASE("FTA: format = \"fta\" in a trace failure source", "[fta]") {
   CHECK_THROWS_WITH(validate_failures(t, 1, dir.path()), Catch::Contains("the trace has 2 nodes"));
   t.set("system", Value(std::int64_t{20}));
   CHECK_THROWS_WITH(validate_failures(t, 2, dir.path()), Catch::Contains("unknown key"));
+}
+
+TEST_CASE("FTA: nodes are node_ids; names that several nodes share become unique labels", "[fta]") {
+  // LANL's archive names node n of system 20 "20.n" as a decimal: nodes 1, 10 and 100 are all
+  // "20.1". tests/data/failures/fta_decimal_names.tab: node_ids 1..120 of platform 20 under 108
+  // distinct names, 4 failures each (read by name: 108 nodes, 92 failures on merged ones).
+  const std::filesystem::path file =
+      std::filesystem::path(FAULTSWEEP_SOURCE_DIR) / "tests/data/failures/fta_decimal_names.tab";
+  FtaOptions o;
+  o.platform = 20;
+  const TraceLog log = read_fta(file, o);
+  CHECK(log.nodes == 120);
+  CHECK(log.events.size() == 480);
+  CHECK(log.other_system == 15);
+  CHECK(log.not_failure == 120);
+  REQUIRE(log.node_names.size() == 120);
+  CHECK(log.node_names[0] == "20.1 (node_id 1)");
+  CHECK(log.node_names[9] == "20.1 (node_id 10)");
+  CHECK(log.node_names[99] == "20.1 (node_id 100)");
+  CHECK(log.node_names[12] == "20.13");
+  std::vector<int> per_node(120, 0);
+  for (const auto& e : log.events) ++per_node[static_cast<std::size_t>(e.node)];
+  CHECK(per_node == std::vector<int>(120, 4));
+  // The same node_id on another platform is another node; without a node_id column (a header
+  // that names none), nodes are their names as before.
+  const TraceLog two =
+      parse_fta("1 0 5 1 a 0 100 200 0\n2 0 5 2 a 0 300 400 0\n3 0 6 1 a 0 500 600 0\n", "two.tab");
+  CHECK(two.nodes == 3);
+  CHECK(two.node_names == std::vector<std::string>{"a (platform_id 1, node_id 5)",
+                                                   "a (platform_id 2, node_id 5)",
+                                                   "a (node_id 6)"});
+  const TraceLog by_name = parse_fta(
+      "node_name event_type event_start_time event_stop_time\nx 0 1 2\nx 0 3 4\n", "names.tab");
+  CHECK(by_name.nodes == 1);
+  CHECK_THROWS_WITH(parse_fta("1 0 n5 1 a 0 100 200 0\n", "bad.tab", FtaOptions{true}),
+                    Catch::Contains("bad.tab:1: node_id = \"n5\": not an integer"));
 }

@@ -16,11 +16,13 @@
 //   - events of a type other than 0 are dropped and counted (TraceLog::not_failure);
 //   - each unavailability event is one failure of its node at event_start_time, down for
 //     event_stop_time - event_start_time; several components of one node are the same node;
-//   - nodes are identified by node_name and numbered 0..k-1 in order of first appearance among
-//     the kept events (TraceLog::node_names keeps the names);
+//   - nodes are identified by (platform_id, node_id) and numbered 0..k-1 in order of first
+//     appearance among the kept events; node_name is their label (TraceLog::node_names), made
+//     unique with " (node_id N)" where several nodes share it (LANL's archive names nodes 1, 10
+//     and 100 of system 20 all "20.1"); a header naming no node_id column: nodes by node_name;
 //   - t = 0 at the earliest kept event (TraceLog::origin_unix_s);
-//   - bad records (field count, non-numbers, negative or infinite times, stop before start) are
-//     counted and reported as "file:line: reason", or thrown with stop_on_bad.
+//   - bad records (field count, non-numbers (node_id too), negative or infinite times, stop before
+//     start) are counted and reported as "file:line: reason", or thrown with stop_on_bad.
 #include <cstdint>
 #include <filesystem>
 #include <optional>

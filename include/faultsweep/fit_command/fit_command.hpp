@@ -1,6 +1,7 @@
 #pragma once
 // The `fit` command around reliability/'s analysis of failure logs: reading a log of any format
 // into systems, the summary lines, and the HDF5 file it writes (and `inspect` reads).
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -27,10 +28,19 @@ void check_fit_output(const std::filesystem::path& out, const std::filesystem::p
 // IoError (H5Error) for a damaged file.
 int inspect_fit_file(const std::filesystem::path& path, std::FILE* out);
 
+// The log a fit was made from, as its file records it: which file (its size and SHA-256, so a
+// result can be matched to its data), read as which format, and which of its nodes.
+struct FitInput {
+  std::string file, format;
+  std::string node_filter;  // e.g. "System = 20", "platform_id = 20", "all" (see describe_filter)
+  std::string sha256;
+  std::uint64_t size_bytes = 0;
+};
+
 // Writes the analyses to `out` (filetype kFitFileType, schema_version 1), through a temporary
 // file renamed at the end; checks `out` with check_fit_output first.
 void write_fit_file(const std::filesystem::path& out, const std::vector<SystemAnalysis>& systems,
-                    const std::string& log_file, const FitLogOptions& options, bool overwrite);
+                    const FitInput& input, const FitLogOptions& options, bool overwrite);
 
 // `faultsweep fit LOG [--system S] [--format lanl|csv|fta|pnnl] [--out FILE.h5]`: analyses the
 // systems (all of a LANL file unless `system` is given; an FTA event trace has one system per

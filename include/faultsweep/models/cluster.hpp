@@ -36,6 +36,7 @@ class ClusterModel final : public Model {
   std::vector<InputReading> input_readings(const Params& p,
                                            const std::filesystem::path& base_dir) const override;
   double cost(const Params& p, const std::filesystem::path& base_dir) const override;
+  double record_jobs(const Params& p, const std::filesystem::path& base_dir) const override;
   void run(const Params& p, const RunContext& ctx, std::span<double> out) const override;
 };
 

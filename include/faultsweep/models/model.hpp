@@ -65,6 +65,12 @@ class Model {
     (void)p, (void)base_dir;
     return {};
   }
+  // Jobs one replica of point p keeps records of (a model that keeps records says it; an
+  // estimate: the job loader sizes a records selection by it before anything runs).
+  virtual double record_jobs(const Params& p, const std::filesystem::path& base_dir) const {
+    (void)p, (void)base_dir;
+    return 0;
+  }
   // p with the default of every parameter it does not set (as the job loader fills a job
   // file's fixed parameters; a table parameter counts as set when p has any of its fields).
   // For points built by hand (tests, benchmarks).

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "faultsweep/reliability/fit.hpp"
@@ -77,6 +78,10 @@ struct SystemAnalysis {
   std::int64_t system = 0;
   std::size_t records = 0, bad_lines = 0;
   std::vector<std::string> bad_messages;
+  // What the log's reader kept and dropped for this system (failures::TraceLog::counts() and
+  // summary()), stored in the fit file and printed by `fit` when something was dropped.
+  std::vector<std::pair<std::string, std::int64_t>> read_counts;
+  std::string read_summary;
   double origin_unix_s = 0, end_h = 0;
   std::vector<NodeAnalysis> nodes;
   int nodes_without_ttf = 0, nodes_fitted = 0, zero_ttfs = 0;

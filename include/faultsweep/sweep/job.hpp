@@ -48,6 +48,9 @@ struct RecordSelection {
   bool all_points = true;
   std::vector<std::uint64_t> points, replicas;  // sorted
   int line = 0;
+  // Estimated at load time (record_estimate.cpp): recorded tasks, jobs of one recorded replica
+  // (the mean over the recorded points) and the bytes the coordinator holds, a lower bound.
+  double tasks = 0, jobs_per_replica = 0, bytes = 0;
   // The tables task (point, replica) records (0: none).
   unsigned for_task(std::uint64_t point, std::uint64_t replica) const;
   std::string text() const;  // canonical, for job_differences

@@ -15,6 +15,9 @@ inline constexpr std::int64_t kMaxJobs = 100'000'000;
 struct WorkloadEstimate {
   double jobs = 0;       // after the long-job rule and the injected jobs
   double mean_size = 0;  // nodes per job (requested)
+  // The simulated span of a failure-free run, roughly: the last submission, plus the work
+  // spread over the machine, plus the longest job (before the long-job rule).
+  double span_s = 0;
 };
 
 // A generator's jobs from a sample of up to 1,000 of them on a machine of `nodes` nodes (the
