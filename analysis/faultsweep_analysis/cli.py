@@ -1,7 +1,8 @@
 """Command line: faultsweep-analysis {summary,plot,heatmap,runtime-map} FILE.h5 ...
                 faultsweep-analysis report --results DIR --out DIR (the reproduction report)
                 faultsweep-analysis {gantt,timeline,wait-size} FILE.h5 --point P --replica R
-                    --out PNG|SVG (a recorded replica: job file key sweep.record)
+                    --out PNG|SVG (a recorded replica: job file key sweep.record; gantt also
+                    --from TIME --to TIME --nodes FIRST-LAST)
                 faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
@@ -80,6 +81,11 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
         g.add_argument("--point", type=int, default=0)
         g.add_argument("--replica", type=int, default=0)
         g.add_argument("--out", required=True, help="PNG or SVG file to write")
+        if name == "gantt":
+            g.add_argument("--from", dest="t_from", metavar="TIME",
+                           help="start of the time window (seconds, or 90s, 5min, 2h, 3d)")
+            g.add_argument("--to", dest="t_to", metavar="TIME", help="end of the time window")
+            g.add_argument("--nodes", metavar="FIRST-LAST", help="node range, e.g. 0-31")
 
     c = sub.add_parser("scaling", help="cost curves of bench_scaling's CSV: slopes and a plot")
     c.add_argument("file", help="CSV written by build/bench/bench_scaling")
@@ -127,10 +133,18 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
             from .records import records
 
             r = records(args.file, args.point, args.replica)
-            draw = {"gantt": gantt.plot_gantt, "timeline": gantt.plot_timeline,
+            title = f"{args.file}: point {args.point}, replica {args.replica}"
+            if args.command == "gantt":
+                window = None
+                if args.t_from is not None or args.t_to is not None:
+                    window = (gantt.parse_time(args.t_from) if args.t_from else r.attrs["start_s"],
+                              gantt.parse_time(args.t_to) if args.t_to else r.attrs["end_s"])
+                nodes = gantt.parse_nodes(args.nodes) if args.nodes else None
+                print(gantt.plot_gantt(r, args.out, title=title, window=window, nodes=nodes))
+                return 0
+            draw = {"timeline": gantt.plot_timeline,
                     "wait-size": gantt.plot_wait_vs_size}[args.command]
-            print(draw(r, args.out, title=f"{args.file}: point {args.point}, "
-                                          f"replica {args.replica}"))
+            print(draw(r, args.out, title=title))
             return 0
         res = open_results(args.file)
         if args.command == "summary":

@@ -3,7 +3,8 @@
 
 Figures are drawn on matplotlib's Agg canvas directly (no pyplot), so importing this module
 never changes the backend of an interactive session and works without a display. Durations
-(units "s") are shown in hours; an axis whose values are log-spaced is drawn on a log scale.
+(units "s") are shown in the unit their size calls for (time_unit: s, min, h or days); an axis
+whose values are log-spaced is drawn on a log scale.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .results import Results, to_display_units
+from .results import Results
 
 
 def is_log_spaced(values) -> bool:
@@ -32,24 +33,59 @@ def is_log_spaced(values) -> bool:
     return cv_log < 0.5 * cv_lin or (cv_log < 0.05 and cv_lin > 0.05)
 
 
+# (seconds per unit, label), smallest first; a unit is used until values reach 3 of the next.
+_TIME_UNITS = [(1.0, "s"), (60.0, "min"), (3600.0, "h"), (86400.0, "days")]
+
+
+def time_unit(span_s) -> tuple[float, str]:
+    """The unit to show durations of size `span_s` seconds in, and its label: seconds below
+    3 min, minutes below 3 h, hours below 3 days, days beyond (a 110 s run reads 0-110 s, not
+    0.000-0.031 h)."""
+    span = abs(float(span_s)) if np.isfinite(span_s) else 0.0
+    chosen = _TIME_UNITS[0]
+    for unit in _TIME_UNITS[1:]:
+        if span >= 3 * unit[0]:
+            chosen = unit
+    return chosen
+
+
+def _values_of(res: Results, name: str) -> np.ndarray:
+    """Every value of an axis or every summary statistic of a metric in the file."""
+    if name in res.axes:
+        return np.asarray(res.points[name], dtype=float)
+    cols = [(name, s) for s in ("mean", "ci95_lo", "ci95_hi") if (name, s) in res.summary]
+    return np.asarray(res.summary[cols], dtype=float).ravel()
+
+
+def _unit(res: Results, name: str) -> tuple[float, str]:
+    """(divisor, label) of a quantity: durations by the size of their values in the file (one
+    unit per quantity, so legends and axes agree), other units as stored."""
+    units = (res.units(name) or "").strip()
+    if units != "s":
+        return 1.0, "" if units in ("1", "") else units
+    v = _values_of(res, name)
+    v = v[np.isfinite(v)]
+    return time_unit(np.max(np.abs(v)) if v.size else 0.0)
+
+
 def label(res: Results, name: str) -> str:
-    """Axis label "name [units]" in display units (hours for durations); dimensionless
-    quantities get no unit."""
-    _, unit = to_display_units([], res.units(name))
+    """Axis label "name [units]" in display units (durations in the unit of time_unit);
+    dimensionless quantities get no unit."""
+    unit = _unit(res, name)[1]
     return f"{name} [{unit}]" if unit else name
 
 
 def _display(res: Results, name: str, values):
     if name in res.axes and res.is_string_axis(name):
         return np.asarray(values, dtype=object)
-    return to_display_units(values, res.units(name))[0]
+    return np.asarray(values, dtype=float) / _unit(res, name)[0]
 
 
 def _format_value(res: Results, axis: str, value) -> str:
     if res.is_string_axis(axis):
         return f"{axis} = {value}"
-    shown, unit = to_display_units([value], res.units(axis))
-    return f"{axis} = {shown[0]:.4g}" + (f" {unit}" if unit else "")
+    divisor, unit = _unit(res, axis)
+    return f"{axis} = {float(value) / divisor:.4g}" + (f" {unit}" if unit else "")
 
 
 def _subset(res: Results, free: list[str], fixed: Mapping[str, object] | None) -> np.ndarray:
@@ -182,7 +218,7 @@ def plot_heatmap(
     mark: str | None = "max",
 ) -> Figure:
     """Summary mean of `metric` over the `x_axis` × `y_axis` grid (e.g. availability over
-    a × I). Log-spaced axes are drawn on a log scale, durations in hours, the colour bar carries
+    a × I). Log-spaced axes are drawn on a log scale, durations in the unit time_unit picks, the colour bar carries
     the metric's units; the point with the largest value is marked (`mark="min"` for metrics
     where less is better, None for no mark). Cells without a point are
     blank. Saves to `out_png` when given; returns the Figure."""

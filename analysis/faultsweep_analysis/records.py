@@ -81,19 +81,22 @@ def records(path, point: int, replica: int) -> Records:
 
 
 def node_intervals(r: Records) -> pd.DataFrame:
-    """The node table's states as intervals: node, state, job, start_s, end_s (the last one
-    ends at the run's end). The table holds failures, repairs, spares and held nodes; a job's
-    start and end on an idle node are in the attempts and allocations instead (see
-    job_intervals)."""
-    nodes = r["nodes"].sort_values(["node", "time_s"], kind="stable")
-    rows = []
-    end = r.attrs["end_s"]
-    for node, g in nodes.groupby("node", sort=True):
-        times = list(g["time_s"]) + [end]
-        for k, row in enumerate(g.itertuples(index=False)):
-            if times[k + 1] > row.time_s:
-                rows.append((node, NODE_STATES[row.state], row.job, row.time_s, times[k + 1]))
-    return pd.DataFrame(rows, columns=["node", "state", "job", "start_s", "end_s"])
+    """The node table's states as intervals: node, state, job, start_s, end_s, closed (False
+    for each node's last interval, which the run's end cuts rather than a change of state).
+    The table holds failures, repairs, spares and held nodes; a job's start and end on an idle
+    node are in the attempts and allocations instead (see job_intervals)."""
+    nodes = r["nodes"].sort_values(["node", "time_s"], kind="stable").reset_index(drop=True)
+    nxt = nodes.groupby("node", sort=False)["time_s"].shift(-1)
+    out = pd.DataFrame({
+        "node": nodes["node"].to_numpy(),
+        "state": pd.Categorical.from_codes(nodes["state"].astype(int), categories=NODE_STATES)
+        .astype(str),
+        "job": nodes["job"].to_numpy(),
+        "start_s": nodes["time_s"].to_numpy(),
+        "end_s": nxt.fillna(r.attrs["end_s"]).to_numpy(),
+        "closed": nxt.notna().to_numpy(),
+    })
+    return out[out["end_s"] > out["start_s"]].reset_index(drop=True)
 
 
 def job_intervals(r: Records) -> pd.DataFrame:
@@ -111,11 +114,15 @@ def busy_and_queue(r: Records) -> pd.DataFrame:
     busy = [(t, c) for t, c in zip(spans["start_s"], spans["count"])]
     busy += [(t, -c) for t, c in zip(spans["end_s"], spans["count"])]
     queue = [(t, +1) for t in jobs.loc[jobs["state_name"] != "rejected", "submit_s"]]
-    queue += [(t, -1) for t in att["start_s"]]
     # A job interrupted by a failure waits again (requeued), unless it is suspended on its
-    # nodes until the repair (on_failure = "wait_repair": its suspended time is > 0). Moves and
-    # checkpoints restart it at once (their next attempt starts at the same instant).
+    # nodes until the repair (on_failure = "wait_repair": its suspended time is > 0): then it
+    # never re-enters the queue, so the attempt that resumes it leaves no queue either. Moves
+    # and checkpoints restart it at once (their next attempt starts at the same instant).
     suspended = set(jobs.loc[jobs["suspended_s"] > 0, "index"])
+    ordered = att.sort_values(["job", "attempt"], kind="stable")
+    after = ordered.groupby("job", sort=False)["end_name"].shift(1)
+    resumed = (after == "failure") & ordered["job"].isin(suspended)
+    queue += [(t, -1) for t in ordered.loc[~resumed, "start_s"]]
     requeued = att[(att["end_name"] == "failure") & ~att["job"].isin(suspended)]
     queue += [(t, +1) for t in requeued["end_s"]]
     restarted = att[att["end_name"].isin(["move", "checkpoint_now"])]

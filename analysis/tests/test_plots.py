@@ -130,3 +130,19 @@ def test_cli_reports_bad_input_with_exit_2(sweep, tmp_path, capsys):
     bad.write_bytes(b"not hdf5")
     assert cli_main(["summary", str(bad)]) == 2
     assert "not a faultsweep results file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("scale, unit", [(1.0, "s"), (60.0, "min"), (3600.0, "h"),
+                                         (86400.0, "days")])
+def test_durations_are_shown_in_the_unit_their_size_calls_for(make_results, tmp_path, scale,
+                                                              unit):
+    # A metric of 20..70 s reads in seconds, not as 0.006..0.019 h; the same numbers of
+    # minutes, hours or days read in theirs.
+    axes = synth.grid(a=[1.0, 2.0, 3.0])
+    values = scale * np.array([20.0, 50.0, 70.0])[:, None] + np.zeros((3, 4))
+    path = make_results(axes=axes, metrics={"mean_wait": values},
+                        metric_units={"mean_wait": "s"})
+    fig = plot_metric_vs_axis(open_results(path), "mean_wait", "a", out_png=tmp_path / "w.png")
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == f"mean_wait [{unit}]"
+    assert list(ax.lines[0].get_ydata()) == pytest.approx([20.0, 50.0, 70.0])

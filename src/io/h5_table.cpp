@@ -25,10 +25,12 @@ Handle compound(std::size_t row_size, std::span<const Column> columns, const std
   return t;
 }
 
+// One entry per column, empty ones included: the units of leading columns without a unit
+// ("" for ids) must still take their place, or the list slides against `columns`.
 std::string joined(std::span<const Column> columns, bool units) {
   std::string s;
-  for (const Column& c : columns)
-    s += (s.empty() ? "" : ",") + std::string(units ? c.unit : c.name);
+  for (std::size_t k = 0; k < columns.size(); ++k)
+    s += (k == 0 ? "" : ",") + std::string(units ? columns[k].unit : columns[k].name);
   return s;
 }
 

@@ -22,6 +22,10 @@ void Simulation::finish_records() {
     row.id = input_[i].id;
     row.index = static_cast<std::int32_t>(i);
     row.user = input_[i].user;
+    row.group = input_[i].group;
+    row.executable = input_[i].executable;
+    row.queue = input_[i].queue;
+    row.partition = input_[i].partition;
     row.requested_size = r.requested_size;
     row.size = r.size;
     row.submit_s = r.submit_s;

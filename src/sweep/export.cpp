@@ -1,12 +1,14 @@
 #include "faultsweep/sweep/export.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <cmath>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <map>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/io/h5.hpp"
@@ -15,82 +17,105 @@
 namespace faultsweep::sweep {
 namespace {
 
-bool done(const sim::JobRow& j) {
-  return j.state == static_cast<std::uint8_t>(sim::JobState::done);
+namespace fs = std::filesystem;
+
+// Why a write failed, in words a user can act on, then the system's own.
+std::string reason(int err) {
+  std::string why;
+  switch (err) {
+    case ENOSPC:
+      why = "the disk is full";
+      break;
+    case EDQUOT:
+      why = "the disk quota is used up";
+      break;
+    case EROFS:
+      why = "the folder is on a read-only file system";
+      break;
+    case EACCES:
+    case EPERM:
+      why = "no permission to write in the folder";
+      break;
+    case ENOENT:
+      why = "the folder does not exist";
+      break;
+    case ENOTDIR:
+      why = "a part of the path is not a folder";
+      break;
+    case EPIPE:
+      why = "the reader of standard output has gone";
+      break;
+    case EBADF:
+      why = "standard output is closed";
+      break;
+    default:
+      return std::strerror(err);
+  }
+  return fmt::format("{} ({})", why, std::strerror(err));
 }
 
-// The nodes of each job's last attempt, as Batsim's interval sets ("0-3 7").
-std::map<std::int32_t, std::string> last_allocations(const sim::RecordTables& t) {
-  std::map<std::int32_t, std::int32_t> last;  // job -> its last attempt
-  for (const sim::AttemptRow& a : t.attempts) last[a.job] = std::max(last[a.job], a.attempt);
-  std::map<std::int32_t, std::string> out;
-  for (const sim::AllocationRow& a : t.allocations) {
-    if (a.attempt != last[a.job]) continue;
-    std::string& s = out[a.job];
-    if (!s.empty()) s += ' ';
-    s += a.count == 1 ? fmt::format("{}", a.first_node)
-                      : fmt::format("{}-{}", a.first_node, a.first_node + a.count - 1);
+[[noreturn]] void cannot_write(const std::string& what, int err) {
+  throw IoError(fmt::format("{}: cannot write the export: {}", what, reason(err)));
+}
+
+// Writes all of `text` to fd; 0, or the errno of the write that failed.
+int write_all(int fd, const std::string& text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    at += static_cast<std::size_t>(n);
   }
-  return out;
+  return 0;
+}
+
+// Standard output: every byte checked (a full device, a closed pipe), and a reader that goes
+// away is an error with a message, not a death by SIGPIPE.
+void write_stdout(const std::string& text) {
+  std::fflush(stdout);
+  std::signal(SIGPIPE, SIG_IGN);
+  if (const int err = write_all(STDOUT_FILENO, text)) cannot_write("standard output", err);
+}
+
+// A new file written whole or not at all: OUT.tmp.<pid> next to it, flushed to the disk, then
+// renamed; any failure removes the temporary and leaves no OUT.
+void write_file(const fs::path& out, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp.{}", out.string(), ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) cannot_write(out.string(), errno);
+  int err = write_all(fd, text);
+  if (err == 0 && ::fsync(fd) != 0) err = errno;  // a delayed allocation's ENOSPC shows here
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && std::rename(tmp.c_str(), out.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    cannot_write(out.string(), err);
+  }
+}
+
+// --out must name a new file in an existing folder (checked before anything is read).
+void check_out(const std::string& out) {
+  std::error_code ec;
+  const fs::path p(out);
+  fs::path dir = p.parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw InputError("--out", out,
+                     fmt::format("a file in an existing folder ({} does not exist: create it "
+                                 "first)",
+                                 dir.string()));
+  if (fs::exists(fs::symlink_status(p, ec)))
+    throw InputError("--out", out, "a new file (it exists: remove it or choose another name)");
 }
 
 }  // namespace
 
-std::string swf_text(const sim::RecordTables& t, const std::string& header) {
-  std::string s;
-  for (std::size_t a = 0, b; a < header.size(); a = b + 1) {
-    b = header.find('\n', a);
-    if (b == std::string::npos) b = header.size();
-    s += "; " + header.substr(a, b - a) + "\n";
-  }
-  s += fmt::format("; MaxNodes: {}\n; MaxProcs: {}\n", t.nodes, t.nodes);
-  s += "; job submit wait run alloc cpu mem req_procs req_time req_mem status user group exe "
-       "queue part prec think\n";
-  for (const sim::JobRow& j : t.jobs) {
-    if (j.state == static_cast<std::uint8_t>(sim::JobState::rejected)) continue;
-    const bool started = !std::isnan(j.first_start_s);
-    const double wait = started ? j.first_start_s - j.submit_s : -1;
-    const double run = done(j) ? j.finish_s - j.first_start_s : -1;
-    s += fmt::format("{} {} {} {} {} -1 -1 {} {} -1 {} {} -1 -1 -1 -1 -1 -1\n", j.id, j.submit_s,
-                     wait, run, started ? j.size : -1, j.requested_size, j.estimate_s,
-                     done(j) ? 1 : 0, j.user);
-  }
-  return s;
-}
-
-std::string batsim_csv_text(const sim::RecordTables& t) {
-  std::string s =
-      "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,"
-      "success,final_state,starting_time,execution_time,finish_time,waiting_time,"
-      "turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n";
-  const auto nodes = last_allocations(t);
-  std::map<std::int32_t, double> last_start;
-  for (const sim::AttemptRow& a : t.attempts) last_start[a.job] = a.start_s;  // in time order
-  for (const sim::JobRow& j : t.jobs) {
-    const bool rejected = j.state == static_cast<std::uint8_t>(sim::JobState::rejected);
-    if (!done(j) && !rejected) continue;  // Batsim lists jobs that finished or were rejected
-    if (rejected) {
-      s += fmt::format("{},faultsweep,{},{},{},0,REJECTED,-1,-1,-1,-1,-1,-1,,-1,\n", j.id,
-                       j.submit_s, j.requested_size, j.estimate_s);
-      continue;
-    }
-    const double start = last_start[j.index], exec = j.finish_s - start;
-    const double turnaround = j.finish_s - j.submit_s;
-    const auto it = nodes.find(j.index);
-    s += fmt::format("{},faultsweep,{},{},{},1,COMPLETED_SUCCESSFULLY,{},{},{},{},{},{},{},-1,\n",
-                     j.id, j.submit_s, j.requested_size, j.estimate_s, start, exec, j.finish_s,
-                     start - j.submit_s, turnaround, exec > 0 ? turnaround / exec : 1.0,
-                     it == nodes.end() ? "" : it->second);
-  }
-  return s;
-}
-
 int export_schedule(const ExportOptions& opt) {
   if (opt.format != "swf" && opt.format != "batsim-csv")
     throw InputError("--format", opt.format, "\"swf\" or \"batsim-csv\"");
-  std::error_code ec;
-  if (!opt.out.empty() && std::filesystem::exists(opt.out, ec))
-    throw InputError("--out", opt.out, "a new file (it exists: remove it or choose another name)");
+  if (!opt.out.empty()) check_out(opt.out);
   io::File file = io::File::open_read(opt.file);
   const auto R = static_cast<std::size_t>(io::read_attr_int(file.id(), "replicas_max", opt.file));
   const TaskRecords records = read_records(file.id(), R, opt.file);
@@ -114,14 +139,10 @@ int export_schedule(const ExportOptions& opt) {
                                     "Note: wait and run times are simulated",
                                     opt.file, opt.point, opt.replica))
           : batsim_csv_text(t);
-  if (opt.out.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return 0;
-  }
-  std::ofstream out(opt.out, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw IoError(fmt::format("{}: cannot write the export", opt.out));
+  if (opt.out.empty())
+    write_stdout(text);
+  else
+    write_file(opt.out, text);
   return 0;
 }
 

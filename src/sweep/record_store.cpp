@@ -54,7 +54,9 @@ const std::vector<Column>& job_columns() {
       FS_COL(JobRow, suspended_s, F64(), "s"),   FS_COL(JobRow, lost_s, F64(), "s"),
       FS_COL(JobRow, checkpoint_s, F64(), "s"),  FS_COL(JobRow, checkpoints, I32(), "1"),
       FS_COL(JobRow, failures, I32(), "1"),      FS_COL(JobRow, migrations, I32(), "1"),
-      FS_COL(JobRow, attempts, I32(), "1"),      FS_COL(JobRow, state, U8(), "")};
+      FS_COL(JobRow, attempts, I32(), "1"),      FS_COL(JobRow, state, U8(), ""),
+      FS_COL(JobRow, group, I32(), ""),          FS_COL(JobRow, executable, I32(), ""),
+      FS_COL(JobRow, queue, I32(), ""),          FS_COL(JobRow, partition, I32(), "")};
   return c;
 }
 const std::vector<Column>& attempt_columns() {
@@ -104,7 +106,8 @@ const TableInfo kTables[] = {
     {"jobs", sim::kRecordJobs, job_columns,
      "one row per job of the workload: index (position in the workload; other tables' job), id "
      "(SWF job number), sizes, times (NaN: never), per-state times, work lost, counts; state: "
-     "0 pending, 1 waiting, 2 running, 3 suspended, 4 done, 5 rejected"},
+     "0 pending, 1 waiting, 2 running, 3 suspended, 4 done, 5 rejected; group, executable, "
+     "queue, partition: the SWF log's fields 13-16 (-1: unknown or a generated job)"},
     {"attempts", sim::kRecordJobs, attempt_columns,
      "one row per execution of a job; end: 0 completed, 1 failure, 2 move, 3 checkpoint_now, "
      "4 still running when the run stopped"},
@@ -120,7 +123,8 @@ const TableInfo kTables[] = {
      "suspended job), 3 down, 4 spare; job: its owner after the change"},
     {"decisions", sim::kRecordDecisions, decision_columns,
      "one row per action of a runtime strategy; kind: 0 move, 1 spare_hold, 2 spare_release, 3 "
-     "checkpoint_now; cause: 0 periodic tick, 1 failure warning, 2 job end"},
+     "checkpoint_now; cause: 0 periodic tick, 1 failure warning, 2 job end, 3 a call the "
+     "strategy asked for, 4 after a failure"},
 };
 
 template <class F>

@@ -12,6 +12,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/record_store.cpp
   src/sweep/record_journal.cpp
   src/sweep/export.cpp
+  src/sweep/export_formats.cpp
   src/sweep/progress.cpp
   src/sweep/coordinator.cpp
   src/sweep/rounds.cpp

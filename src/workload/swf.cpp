@@ -222,6 +222,13 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
       j.user = static_cast<std::int32_t>(f[11]);
     else if (f[11] >= 0x1p31)
       ++st.user_unknown;  // not representable: the job is kept with an unknown user
+    const auto id_or_unknown = [](double v) {
+      return v >= 0 && v < 0x1p31 ? static_cast<std::int32_t>(v) : std::int32_t{-1};
+    };
+    j.group = id_or_unknown(f[12]);
+    j.executable = id_or_unknown(f[13]);
+    j.queue = id_or_unknown(f[14]);
+    j.partition = id_or_unknown(f[15]);
     if (opt.estimate == SwfEstimate::runtime) {
       j.estimate_s = runtime;
     } else if (f[8] >= runtime) {

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Records survive every path a sweep's results take: a run killed -9 mid-way and resumed, a run
 # on 2 ranks, and two slices merged all hold the same /records (and /results) as one
-# uninterrupted run; `inspect` lists them; `export` writes the schedule as SWF (read back by
-# faultsweep's own reader: the same jobs) and as Batsim's jobs.csv (against a hand-made file).
+# uninterrupted run; `inspect` lists them (records_export.sh tests `export`).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -105,21 +104,5 @@ same_records "merged vs uninterrupted" "$WORK/ref.h5" "$WORK/merged.h5"
 section "inspect"
 run_fs inspect inspect "$WORK/ref.h5"
 check "inspect lists the records" grep -q 'records: 6 tasks' "$WORK/inspect.out"
-
-section "export"
-mkdir -p "$WORK/g/results"
-run_fs gantt run "$SRC/tests/data/jobs/gantt_small.toml" --out "$WORK/g/gantt.h5" -q
-expect_rc "the hand-checked 4-node case" 0 gantt
-run_fs csv export "$WORK/g/gantt.h5" --point 0 --replica 0 --format batsim-csv
-check "Batsim jobs.csv equals the hand-made expected file" \
-  diff -u "$SRC/tests/data/records/gantt6_jobs.csv" "$WORK/csv.out"
-run_fs swf export "$WORK/g/gantt.h5" --point 0 --replica 0 --format swf --out "$WORK/g/out.swf"
-expect_rc "export --format swf" 0 swf
-check "the SWF has 6 jobs of 18 fields" \
-  test "$(grep -v '^;' "$WORK/g/out.swf" | awk 'NF == 18' | wc -l)" -eq 6
-run_fs nope export "$WORK/g/gantt.h5" --point 0 --replica 1 --format swf
-expect_rc "export of a task without records" 2 nope
-check "its message lists the recorded tasks" grep -q 'recorded (point, replica): (0, 0)' \
-  "$WORK/nope.err"
 
 finish

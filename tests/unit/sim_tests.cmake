@@ -11,5 +11,6 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_zhang_section5.cpp
   unit/test_zhang_model.cpp
   unit/test_records.cpp
+  unit/test_export.cpp
   unit/test_signals.cpp
 )

@@ -19,8 +19,6 @@
 #include "faultsweep/policy/registry.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/sim/records.hpp"
-#include "faultsweep/sweep/export.hpp"
-#include "faultsweep/workload/swf.hpp"
 
 using namespace faultsweep;
 using faultsweep::testing::metric;
@@ -215,42 +213,4 @@ TEST_CASE("records: the encoded tables read back equal; damaged bytes are refuse
   std::vector<unsigned char> bad = b;
   bad[0] = 'X';
   CHECK_THROWS_AS(sim::decode_records(bad, "x"), IoError);
-}
-
-TEST_CASE("records: the exported SWF read back by the SWF reader gives the same jobs",
-          "[records][export]") {
-  const std::string swf = std::string(FAULTSWEEP_SOURCE_DIR) + "/tests/data/swf/gantt6.swf";
-  Params p;
-  p.set("nodes", std::int64_t{4});
-  p.set("queue", std::string("fcfs"));
-  p.set("workload.source", std::string("swf"));
-  p.set("workload.file", swf);
-  p.set("failures.process", std::string("trace"));
-  p.set("failures.format", std::string("csv"));
-  p.set("failures.file", std::string(FAULTSWEEP_SOURCE_DIR) + "/tests/data/failures/gantt_one.csv");
-  p = models::ClusterModel().with_defaults(std::move(p));
-  const models::ClusterModel model;
-  RunContext ctx;
-  std::vector<unsigned char> blob;
-  ctx.record = sim::kRecordAll;
-  ctx.records_out = &blob;
-  std::vector<double> out(model.metrics().size());
-  model.run(p, ctx, out);
-  const sim::RecordTables t = sim::decode_records(blob, "test");
-  const workload::Workload before = workload::read_swf(swf);
-  const workload::Workload after = workload::parse_swf(sweep::swf_text(t, "test"), "export");
-  REQUIRE(after.jobs.size() == before.jobs.size());
-  for (std::size_t i = 0; i < after.jobs.size(); ++i) {
-    const workload::Job &a = after.jobs[i], &b = before.jobs[i];
-    INFO("job " << b.id);
-    CHECK(a.id == b.id);
-    CHECK(a.submit_s == b.submit_s);
-    CHECK(a.size == b.size);
-    CHECK(a.user == b.user);
-    // The simulated run time (first start to finish): the trace's for the jobs no failure hit;
-    // job 1 lost 1200 s to the failure and restarted at 1800 s.
-    CHECK(a.runtime_s == t.jobs[i].finish_s - t.jobs[i].first_start_s);
-    CHECK(a.runtime_s == (b.id == 1 ? 5400.0 : b.runtime_s));
-    CHECK(a.estimate_s == std::max(b.estimate_s, a.runtime_s));
-  }
 }

@@ -50,7 +50,8 @@ struct JobRow {
   double wait_s = 0, run_s = 0, suspended_s = 0;  // time per state
   double lost_s = 0, checkpoint_s = 0;            // wall time rolled back; writing checkpoints
   std::int32_t checkpoints = 0, failures = 0, migrations = 0, attempts = 0;
-  std::uint8_t state = 0;  // sim::JobState
+  std::int32_t group = -1, executable = -1, queue = -1, partition = -1;  // SWF fields 13-16
+  std::uint8_t state = 0;                                                // sim::JobState
 };
 
 struct AttemptRow {

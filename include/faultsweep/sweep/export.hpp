@@ -3,15 +3,20 @@
 // read. A command of the binary rather than of the Python package, so that it works wherever a
 // results file is, with nothing else installed.
 //   swf         the Standard Workload Format with the simulated times, as the Parallel
-//               Workloads Archive writes simulator output: field 3 the wait (first start -
-//               submit), field 4 the run time (finish - first start, failures included), field
-//               11 status 1 for a completed job, 0 for one unfinished at the horizon (its run
-//               time -1); rejected jobs are left out.
-//   batsim-csv  Batsim's jobs.csv (the columns and units of its output, read by evalys): one
-//               line per completed or rejected job; a job that ran several times (restarted
-//               after a failure, moved) appears with its last execution: starting_time,
-//               execution_time and allocated_resources are those of the execution that
-//               completed. consumed_energy is -1 (not modelled), metadata empty.
+//               Workloads Archive writes simulator output (a "; Version: 2.2" header): field 3
+//               the wait (first start - submit), field 4 the run time (finish - first start,
+//               failures included), field 11 status 1 for a completed job, 0 for one
+//               unfinished at the horizon (its run time -1), fields 12-16 the log's user,
+//               group, executable, queue and partition (-1 unknown); rejected jobs are left out.
+//   batsim-csv  Batsim's jobs.csv, byte for byte as its exporter writes it (17 columns,
+//               numbers as printf's "%f"): one line per job, in the order jobs left the
+//               system; a job that ran several times appears with its last execution; one
+//               started but not completed at the horizon as COMPLETED_KILLED (success 0), one
+//               never started as REJECTED. consumed_energy is -1 (not modelled), metadata
+//               empty. docs/records.md names the Batsim version it follows.
+// The output is written whole or not at all (a temporary file renamed), and every write is
+// checked, standard output included: a failure is an IoError that says why (full disk,
+// read-only file system, ...).
 #include <cstdint>
 #include <string>
 

@@ -15,8 +15,11 @@ struct Job {
   double estimate_s = 0;   // user's estimate (requested time) >= 0; backfilling uses it
   std::int32_t size = 1;   // nodes (rigid jobs); for moldable jobs the allocator may change it
   std::int32_t user = -1;  // SWF user id, -1 if unknown
-  bool moldable = false;   // size may be chosen at start, up to `size` (Gottumukkala Ch. 6);
-                           // runtime_s and estimate_s are then the times at `size` nodes
+  // SWF fields 13-16, -1 if unknown: not used by the simulation, kept so that the records and
+  // their SWF export say what the log said.
+  std::int32_t group = -1, executable = -1, queue = -1, partition = -1;
+  bool moldable = false;  // size may be chosen at start, up to `size` (Gottumukkala Ch. 6);
+                          // runtime_s and estimate_s are then the times at `size` nodes
 };
 
 // How a moldable job's run time depends on its size k, as T(k) = T(1) t(k), with the serial
