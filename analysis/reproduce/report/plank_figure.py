@@ -5,6 +5,8 @@ values where they differ). A log y axis when the values span more than two decad
 above the printed points (LOW: up to 1e123 h) are cut off and named in the figure."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
 
@@ -46,7 +48,7 @@ def draw(res, env: str, out_png) -> str:
     """Writes the figure; returns one line on what it shows (cut-off curves named)."""
     cs = curves(res, env)
     pts = printed_points(env)
-    fig = MplFigure(figsize=(7, 4.5))
+    fig = MplFigure(figsize=(9, 5))
     ax = fig.add_subplot()
     ys = np.concatenate([y[np.isfinite(y)] for _, y in cs.values()] + [np.array([p[2] for p in pts])])
     log = ys.size and ys.max() / max(ys.min(), 1e-300) > 100
@@ -72,11 +74,13 @@ def draw(res, env: str, out_png) -> str:
     ax.set_xlabel("processors used, a")
     ax.set_ylabel("optimal expected running time RT_a / A (hours)")
     ax.set_title(f"Figure 4, {env} failure environment: expected running time against "
-                 "processors" + ("\ncut off above the plot: " + "; ".join(cut) if cut else ""),
-                 fontsize=9)
+                 "processors", fontsize=10)
     ax.grid(True, alpha=0.3, which="both" if log else "major")
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout(rect=(0, 0.08 if cut else 0, 1, 1))
+    if cut:
+        fig.text(0.01, 0.01, "\n".join(textwrap.wrap("Cut off above the plot: " + "; ".join(cut),
+                                                      150)), fontsize=8, va="bottom")
     fig.savefig(out_png, dpi=100)
     what = ("ours from the Markov chain, I optimised per a; the paper's printed points as open "
             "markers (Table 4's optimum per application, §8's text values)")
