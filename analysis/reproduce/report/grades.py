@@ -24,9 +24,10 @@ RULES = [
     (VALUE, "every number of ours within the tolerance of the printed one", AGREE),
     (VALUE, "not within it, but every printed number inside our 95 % interval (too wide to "
             "check the size)", CONSISTENT),
-    (BOUND, "every number of ours meets the bound and lies within the stated factor of it",
-     AGREE),
-    (BOUND, "every number of ours meets the bound, some lie beyond the factor", CONSISTENT),
+    (BOUND, "every number of ours meets the bound (its whole 95 % interval) and lies within the "
+            "stated factor of it", AGREE),
+    (BOUND, "every number of ours meets the bound (its whole 95 % interval), some lie beyond "
+            "the factor", CONSISTENT),
     (UP_TO, "our effect is significant (95 % interval excludes 0) with the printed sign and our "
             "largest case is within the tolerance of the printed maximum", AGREE),
     (UP_TO, "significant with the printed sign, the maximum not matched", CONSISTENT),
@@ -56,7 +57,8 @@ class Tol:
     def text(self) -> str:
         if self.band:
             return f"inside our 5-95 % range of single runs: {self.why}"
-        parts = [f"{100 * self.rel:g} %" if self.rel else "", f"{self.absolute:g}" if self.absolute else ""]
+        parts = [f"±{100 * self.rel:g} %" if self.rel else "",
+                 f"±{self.absolute:g}" if self.absolute else ""]
         size = " or ".join(p for p in parts if p) or "equal"
         return f"{size}: {self.why}"
 
@@ -89,9 +91,14 @@ def inside(p: Part) -> bool:
     return math.isfinite(p.lo) and math.isfinite(p.hi) and p.lo <= p.paper <= p.hi
 
 
-def meets(value: float, op: str, bound: float) -> bool:
-    return {">": value > bound, ">=": value >= bound, "<": value < bound,
-            "<=": value <= bound}[op] if math.isfinite(value) else False
+def meets(p: Part, op: str) -> bool:
+    """Ours meets the bound, its whole 95 % interval when it has one (a mean above the bound
+    whose interval reaches below it does not establish the claim)."""
+    side = p.lo if op in (">", ">=") else p.hi
+    v = side if math.isfinite(side) else p.ours
+    if not math.isfinite(v):
+        return False
+    return {">": v > p.paper, ">=": v >= p.paper, "<": v < p.paper, "<=": v <= p.paper}[op]
 
 
 def within_factor(value: float, bound: float, factor: float) -> bool:
@@ -112,7 +119,7 @@ def raw_grade(kind: str, parts: list[Part], tol: Tol, holds: bool | None = None,
             return CONSISTENT
         return ""
     if kind == BOUND:
-        if not parts or not all(meets(p.ours, op, p.paper) for p in parts):
+        if not parts or not all(meets(p, op) for p in parts):
             return ""
         return AGREE if all(within_factor(p.ours, p.paper, tol.factor) for p in parts) else CONSISTENT
     if kind == UP_TO:
