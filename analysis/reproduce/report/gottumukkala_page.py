@@ -182,7 +182,7 @@ def ch3_rows(path: Path) -> list[Row]:
             for stat, ours, printed in zip(gf.STATS, summary[key][()], gf.THESIS_3_5[name]):
                 o = float(ours)
                 rows.append(Row("Ch. 3, Table 3.5", f"per-node Weibull {name}: {stat}", f"{printed:g}",
-                                exact(o) + " (fit of the fixed log)", "value",
+                                f"{fmt(o, 4)} (exact: a fit of the fixed log)", "value",
                                 [Part(printed, o, o, o)], FIT_TOL, same_data=False,
                                 explanation=why, source=path.stem, value=o))
     return rows
