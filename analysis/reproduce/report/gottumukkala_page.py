@@ -23,7 +23,8 @@ REL = 0.15
 FIT_TOL = Tol("a fit of another machine's nodes: only a gross difference would mean anything",
               rel=REL)
 UPTO_TOL = Tol("'up to' comes from one of the thesis's runs (of unknown size)", rel=REL)
-RPD_TOL = Tol("the thesis reads RPDs off a bar chart (Fig. 6.8) to 1-2 digits", rel=REL)
+RPD_TOL = Tol("the thesis's RPDs come from its own simulation runs of unstated size: 15 % for "
+              "their spread", rel=REL)
 
 
 def _digits_tol(unit: float, printed: str) -> Tol:
