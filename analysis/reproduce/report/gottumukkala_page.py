@@ -252,6 +252,9 @@ def build(results: Path, out: Path) -> Page:
         page.sources.append(str(study))
     else:
         page.notes.append("ch6_sensitivity: not run (the evidence for Ch. 6's differences)")
+        for r in page.rows:  # no study table to link to
+            if r.evidence == EVIDENCE_6:
+                r.evidence = ""
     _figures(d, out, page)
     return page
 
