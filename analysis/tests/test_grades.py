@@ -8,6 +8,7 @@ import math
 import os
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -112,12 +113,14 @@ def test_synthetic_rows_get_the_rule_tables_grade(r, expected):
 
 
 def test_violations_catches_a_wrong_grade():
-    r = row("bound", [Part(2000, 76025)], op=">")
-    r.verdict = g.AGREE  # a bound 38x beyond is not AGREE
-    assert violations(r)
-    r = row("test", [Part(0.86, 0.12)], holds=True, same_data=False)
-    r.verdict = g.AGREE  # a K-S decision on another machine's log
-    assert violations(r)
+    def forced(r, grade):  # the row's inputs with another grade than the rules give
+        return SimpleNamespace(**{k: getattr(r, k) for k in vars(r)}, verdict=grade)
+
+    assert violations(forced(row("bound", [Part(2000, 76025)], op=">"), g.AGREE))  # 38x
+    assert violations(forced(row("test", [Part(0.86, 0.12)], holds=True, same_data=False),
+                             g.AGREE))  # a K-S decision on another machine's log
+    assert violations(forced(row("value", [Part(10, 13, 12, 14)], explanation="why"),
+                             g.DIFFERS_UNEXPLAINED))
 
 
 def test_every_rule_of_the_table_has_a_synthetic_row():

@@ -25,9 +25,7 @@ def build(results: Path, out: Path, mode: str, papers: list[str], markdown: Path
     out.mkdir(parents=True, exist_ok=True)
     pages, metas = [], {}
     for key in papers:
-        page = BUILDERS[key](results, out)
-        for r in page.rows:  # the grade follows from the row's inputs (grades.py), once
-            r.graded()
+        page = BUILDERS[key](results, out)  # each row's grade follows from it (grades.py)
         meta = page_meta(page.sources, results)
         (out / f"{key}.html").write_text(page_html(page, meta, mode, out))
         if markdown is not None:

@@ -34,11 +34,15 @@ class Row:
     evidence: str = ""    # repository path (optionally #anchor) or "#section" of the page
     source: str = ""      # the results file it was read from (stem)
     value: float = math.nan  # our number (the test checks every row has one)
-    verdict: str = ""     # the grade, set by graded()
+
+    @property
+    def verdict(self) -> str:
+        """The grade, always computed from the row as it is now (an explanation attached
+        later turns DIFFERS-unexplained into DIFFERS-explained): never stored, never stale."""
+        return grade(self.kind, self.parts, self.tol, self.same_data, self.holds,
+                     self.explanation, self.op)
 
     def graded(self) -> str:
-        self.verdict = grade(self.kind, self.parts, self.tol, self.same_data, self.holds,
-                             self.explanation, self.op)
         return self.verdict
 
     @property
