@@ -17,6 +17,7 @@ import warnings
 
 import pandas as pd
 
+from .report_args import add_report_arguments
 from .results import open_results
 
 
@@ -94,12 +95,7 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
                    "memory) as Markdown to this file")
     rep = sub.add_parser("report", help="the reproduction report (HTML + Markdown) from the "
                          "results of scripts/reproduce.sh; needs analysis/ on PYTHONPATH")
-    rep.add_argument("--results", required=True, help="results root, e.g. results/quick")
-    rep.add_argument("--out", required=True, help="report folder (index.html, one page per paper)")
-    rep.add_argument("--mode", choices=("quick", "full", "tiny"), default="full")
-    rep.add_argument("--markdown", help="also write the tables as Markdown into this folder")
-    rep.add_argument("--papers", nargs="+", choices=("plank", "zhang", "fars", "gottumukkala"),
-                     default=["plank", "zhang", "fars", "gottumukkala"])
+    add_report_arguments(rep)
     return p
 
 

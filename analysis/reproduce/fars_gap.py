@@ -158,8 +158,27 @@ def _mean(res, metric, p):
     return float(np.nanmean(res.results(metric)[p]))
 
 
+def _ci(e, digits=0):
+    """'mean [lo, hi]' (Student t over replicas), or the mean alone when every replica gave
+    the same value (a fixed trace) or there is one replica."""
+    if e.n < 2 or not np.isfinite(e.lo) or e.hi - e.lo <= 1e-9 * max(1.0, abs(e.mean)):
+        return f"{e.mean:.{digits}f}"
+    return f"{e.mean:.{digits}f} [{e.lo:.{digits}f}, {e.hi:.{digits}f}]"
+
+
+def _mean_ci(res, metric, p):
+    return _ci(fd.kv.estimate(res.results(metric)[p]))
+
+
 def _failed(res, p):
-    return float(np.nanmean(res.results("jfr")[p] * res.results("jobs")[p]))
+    return _ci(fd.kv.estimate(res.results("jfr")[p] * res.results("jobs")[p]))
+
+
+def _cut(res, metric, base, p):
+    """Paired (per replica) cut of metric from point base to point p."""
+    a, b = res.results(metric)[base], res.results(metric)[p]
+    r = min(a.size, b.size)
+    return fd.kv.estimate(a[:r] - b[:r])
 
 
 def _per_strategy(fmt, values):
@@ -183,17 +202,16 @@ def baseline_claims(res, name):
         pts = dict(members)
         if "jobs" in res.metrics:
             out.append((f"{where}: failed jobs FCFS -> FARS", "600+ -> ~400",
-                        f"{_failed(res, pts['none']):.0f} -> "
-                        + _per_strategy(lambda p: f"{_failed(res, p):.0f}",
+                        f"{_failed(res, pts['none'])} -> "
+                        + _per_strategy(lambda p: _failed(res, p),
                                         {s: pts[s] for s in STRATEGIES if s in pts})))
         out.append((f"{where}: Resp FCFS -> FARS (s)",
                     "19,400+ -> ~18,000" if name == "exp" else "(bars only)",
-                    f"{_mean(res, 'mean_response_s', pts['none']):.0f} -> "
-                    + _per_strategy(lambda p: f"{_mean(res, 'mean_response_s', p):.0f}",
+                    f"{_mean_ci(res, 'mean_response_s', pts['none'])} -> "
+                    + _per_strategy(lambda p: _mean_ci(res, 'mean_response_s', p),
                                     {s: pts[s] for s in STRATEGIES if s in pts})))
-        cut = {s: _mean(res, "sul_node_hours", pts["none"]) - _mean(res, "sul_node_hours", p)
-               for s, p in pts.items() if s != "none"}
-        out.append((f"{where}: SUL cut (node-h)", "> 2,000", _per_strategy(lambda v: f"{v:.0f}", cut)))
+        cut = {s: _cut(res, "sul_node_hours", pts["none"], p) for s, p in pts.items() if s != "none"}
+        out.append((f"{where}: SUL cut (node-h)", "> 2,000", _per_strategy(_ci, cut)))
         best = [fd.LABEL[min(members, key=lambda sp: _mean(res, m, sp[1]))[0]]
                 for m in ("sul_node_hours", "jfr", "fsd")]
         out.append((f"{where}: lowest SUL / JFR / FSD", "SUL-D / JFR-D / FSD-D", " / ".join(best)))
@@ -208,9 +226,17 @@ def sweep_claims(res, kind, law):
     days = res.units(axis) == "s"
     xs = [r[0] / 86400.0 if days else r[0] for r in rows]
     g = {s: [100 * r[1][s].mean for r in rows] for s in STRATEGIES if s in rows[0][1]}
+    est = {s: [r[1][s] for r in rows] for s in g}
     fig = f"Fig. {6 if kind == 'load' else 7} ({law})"
-    pick = lambda pred: _per_strategy(  # noqa: E731
-        lambda v: f"{min((y for x, y in zip(xs, v) if pred(x)), default=float('nan')):.1f}", g)
+
+    def lowest(es, pred):  # the smallest gain (with its CI) over the points pred keeps
+        kept = [e for x, e in zip(xs, es) if pred(x)]
+        if not kept:
+            return "nan"
+        e = min(kept, key=lambda e: e.mean)
+        return _ci(fd.kv.Estimate(100 * e.mean, 100 * e.lo, 100 * e.hi, e.n), 1)
+
+    pick = lambda pred: _per_strategy(lambda es: lowest(es, pred), est)  # noqa: E731
     ends = _per_strategy(lambda v: f"{v[0]:.1f}->{v[-1]:.1f}", g)
     # Per-metric gains of panels (a, b), SUL-D's: kiviat.AXES order (resp 2, sul 3, jfr 4).
     metric = {a: [100 * r[2]["sul_d"][i].mean for r in rows] for i, a in enumerate(fd.kv.AXES)
@@ -236,10 +262,11 @@ def sweep_claims(res, kind, law):
 def heat_claims(grid, base, name, fig):
     gains = fd.heatmap_gains(grid, base)
     top, ok, low = HEAT_PAPER[name]
-    ge = [g.mean for (p, r), g in gains.items() if p >= 0.2 - 1e-9 and r >= 0.2 - 1e-9]
+    ge = [g for (p, r), g in gains.items() if p >= 0.2 - 1e-9 and r >= 0.2 - 1e-9]
+    least = min(ge, key=lambda g: g.mean) if ge else None
     lo = min(gains)
     return [(f"{fig}: SUL-D at (1, 1)", top, gains[max(gains)].pct(1)),
-            (f"{fig}: SUL-D min over p, r >= 0.2", ok, f"{100 * min(ge):.1f} %" if ge else "-"),
+            (f"{fig}: SUL-D min over p, r >= 0.2", ok, least.pct(1) if least else "-"),
             (f"{fig}: SUL-D at {lo}", low, gains[lo].pct(1))]
 
 

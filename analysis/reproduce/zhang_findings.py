@@ -23,7 +23,7 @@ reference's own noise is ignored; with common random numbers it is mostly shared
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -38,6 +38,14 @@ class Finding:
     claim: str
     agree: bool
     lines: list[str]
+    header: list[str] = field(default_factory=list)  # the same numbers as a small table
+    rows: list[list[str]] = field(default_factory=list)  # last cell: does the claim hold here
+
+    def summary(self) -> str:
+        """The verdict in one line: where the claim holds."""
+        held = sum(r[-1] == "yes" for r in self.rows)
+        return (f"{'holds' if self.agree else 'does not hold'}: yes in {held} of "
+                f"{len(self.rows)} cases (table {self.key})")
 
     def render(self) -> str:
         verdict = "AGREE" if self.agree else "DISAGREE"
@@ -74,7 +82,7 @@ def verdict_small(rel: Est, threshold: float) -> bool:
 def finding_rate(data, base) -> Finding:
     res = data["fig3a"]
     shapes = sorted(float(s) for s in axis_values(res, "failures.shape"))
-    ok, lines = True, []
+    ok, lines, rows = True, [], []
     for L in loads(res):
         ests = [estimate(values(res, SLOWDOWN, workload__target_load=L, failures__shape=s))
                 for s in shapes]
@@ -85,13 +93,17 @@ def finding_rate(data, base) -> Finding:
             inc = increase_over_baseline(res, base, L, failures__shape=s)
             parts.append(f"β={s:g}: {e.fmt()}" + (f" ({inc.fmt(pct=True)} vs none)" if inc else ""))
         b = baseline_value(base, SLOWDOWN, L)
+        rows.append([f"{L:g}", f"{b:.3g} (exact: one trace)", *(p.split(": ", 1)[1] for p in parts),
+                     "yes" if mono else "no"])
         lines.append(f"load {L:g} (no failures {b:.3g}): " + "; ".join(parts)
                      + ("" if mono else "  [not monotone/significant]"))
         wl = [estimate(values(res, WLR, workload__target_load=L, failures__shape=s)) for s in shapes]
         lines.append(f"   work-loss ratio: " + "; ".join(f"β={s:g}: {e.fmt()}" for s, e in zip(shapes, wl)))
     lines.append("paper: 1.2/day -> up to +40 %, 4.3/day -> up to +300 % slowdown")
     return Finding("F1", "Slowdown grows with the failure rate (Weibull shape at fixed scale)",
-                   bool(ok), lines)
+                   bool(ok), lines, ["load", "slowdown, no failures",
+                                     *(f"β={s:g}: slowdown (vs none)" for s in shapes),
+                                     "rises, significantly?"], rows)
 
 
 def _factor_effects(data, L, b):
@@ -109,7 +121,7 @@ def _factor_effects(data, L, b):
 
 
 def finding_shape_most(data, base) -> Finding:
-    ok, lines = True, []
+    ok, lines, rows, names = True, [], [], []
     for L in loads(data["fig3a"]):
         b = baseline_value(base, SLOWDOWN, L)
         if not np.isfinite(b):
@@ -118,10 +130,14 @@ def finding_shape_most(data, base) -> Finding:
         eff = _factor_effects(data, L, b)
         top = max(eff, key=eff.get)
         ok &= top == "shape"
+        names = list(eff)
+        rows.append([f"{L:g}", *(f"{100 * v:.3g} %" for v in eff.values()), top,
+                     "yes" if top == "shape" else "no"])
         lines.append(f"load {L:g}: range of mean slowdown / no-failure slowdown: "
                      + ", ".join(f"{k} {100 * v:.3g} %" for k, v in eff.items()) + f" (largest: {top})")
     return Finding("F2", "Shape (failure rate) matters most among shape, W, alpha, down time",
-                   bool(ok), lines)
+                   bool(ok), lines, ["load", *(f"range over {n} (% of no-failure slowdown)"
+                                               for n in names), "largest", "shape largest?"], rows)
 
 
 def _paired_vs(res, axis, hi, lo, L, metric=SLOWDOWN, **fixed):
@@ -136,7 +152,7 @@ def finding_less_than_shape(data, base, name, axis, hi, lo, key, claim) -> Findi
     slowdown) is smaller than the shape's at every load; paired hi-vs-lo numbers for detail."""
     res = data[name]
     factor = {"failures.W": "W", "failures.alpha": "alpha"}[axis]
-    ok, lines = True, []
+    ok, lines, rows = True, [], []
     for L in loads(res):
         rel, _ = _paired_vs(res, axis, hi, lo, L)
         relw, dw = _paired_vs(res, axis, hi, lo, L, metric=WLR)
@@ -145,6 +161,8 @@ def finding_less_than_shape(data, base, name, axis, hi, lo, key, claim) -> Findi
         mine = eff[factor]
         less = mine < eff.get("shape", math.inf)
         ok &= less
+        rows.append([f"{L:g}", rel.fmt(pct=True), relw.fmt(pct=True), f"{100 * mine:.3g} %",
+                     f"{100 * eff.get('shape', math.nan):.3g} %", "yes" if less else "no"])
         lines.append(f"load {L:g}: slowdown {axis}={hi:g} vs {lo:g} (paired) {rel.fmt(pct=True)}; "
                      f"work loss {relw.fmt(pct=True)}; range over {factor} {100 * mine:.3g} % vs "
                      f"over shape {100 * eff.get('shape', math.nan):.3g} % of no-failure slowdown"
@@ -155,26 +173,31 @@ def finding_less_than_shape(data, base, name, axis, hi, lo, key, claim) -> Findi
         sub = rels[0].lo > 0 and all(b.mean < a.mean for a, b in zip(rels, rels[1:]))
         lines.append("paper's side claim 'alpha=0.99 has more work loss at low load, less so as load "
                      f"grows' (node-0 artefact): {'agree' if sub else 'disagree'}")
-    return Finding(key, claim, bool(ok), lines)
+    return Finding(key, claim, bool(ok), lines,
+                   ["load", f"slowdown, {factor} = {hi:g} vs {lo:g} (paired)", "work loss, same",
+                    f"range over {factor} (% of no-failure slowdown)", "range over shape",
+                    "smaller than shape's?"], rows)
 
 
 def finding_downtime(data, base, negligible) -> Finding:
     res = data["fig4"]
     dts = sorted(float(v) for v in axis_values(res, "failures.downtime"))
-    ok, lines = True, []
+    ok, lines, rows = True, [], []
     for L in loads(res):
         for hi in dts[1:]:
             rel, _ = _paired_vs(res, "failures.downtime", hi, dts[0], L)
             small = verdict_small(rel, negligible)
             ok &= small
+            rows.append([f"{L:g}", f"{hi / 3600:g} h", rel.fmt(pct=True), "yes" if small else "no"])
             lines.append(f"load {L:g}: slowdown down {hi / 3600:g} h vs {dts[0] / 60:g} min (paired) "
                          f"{rel.fmt(pct=True)}" + ("" if small else "  [not negligible]"))
     return Finding("F5", f"Down time barely matters (|effect| < {100 * negligible:g} % or CI ∋ 0)",
-                   bool(ok), lines)
+                   bool(ok), lines, ["load", "down time", f"slowdown vs {dts[0] / 60:g} min "
+                                     "(paired)", "negligible?"], rows)
 
 
 def finding_checkpoint(res: Results, groups: list[tuple[str, dict]], negligible, key, claim) -> Finding:
-    ok, lines = True, []
+    ok, lines, rows = True, [], []
     cases = ckpt_cases(res)
     none = [c for c in cases if c[0] == "none"]
     if not none:
@@ -193,11 +216,14 @@ def finding_checkpoint(res: Results, groups: list[tuple[str, dict]], negligible,
                 rel = relative_paired(a, ref)
                 small = verdict_small(rel, negligible) or rel.mean > 0
                 ok &= small
+                rows.append([label, f"{L:g}", ckpt_label(c), rel.fmt(pct=True),
+                             "yes" if small else "no"])
                 parts.append(f"{ckpt_label(c)} {rel.fmt(pct=True)}" + ("" if small else " [helps]"))
             lines.append(f"{label}, load {L:g}: slowdown vs none (paired): " + "; ".join(parts))
     lines.append("an interval longer than every job's run time never checkpoints, so it equals none "
                  "(the CTC-SP2 window's longest job runs 18.7 h unscaled: 24 h = none exactly)")
-    return Finding(key, claim, bool(ok), lines)
+    return Finding(key, claim, bool(ok), lines, ["failures", "load", "checkpoint",
+                                                 "slowdown vs none (paired)", "helps little?"], rows)
 
 
 def all_findings(data: dict[str, Results], negligible: float = 0.10) -> list[Finding]:

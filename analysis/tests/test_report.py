@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from reproduce.report.render_md import page_md
-from reproduce.report.rows import AGREE, DIFFERS, Row, claim_verdict, has_value, within
+from reproduce.report.grades import AGREE, CONSISTENT, DIFFERS_EXPLAINED, GRADES
+from reproduce.report.rows import Row, has_value
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = REPO / "docs" / "papers" / "tables"
@@ -44,32 +45,17 @@ def parse_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
 
 def check_page_text(text: str) -> int:
     tables = parse_tables(text)
-    main = [t for t in tables if t[0][:4] == ["where", "what", "paper", "ours (95 % CI)"]]
+    main = [t for t in tables if t[0][:5] == ["where", "what", "claim", "paper",
+                                              "ours (95 % interval, or exact)"]]
     assert len(main) == 1
     for row in main[0][1]:
-        assert row[3] and row[3] not in ("n/a", "-"), row
-        assert row[4] in (AGREE, DIFFERS), row
+        assert row[4] and row[4] not in ("n/a", "-"), row
+        assert row[5] in GRADES, row
     return len(main[0][1])
 
 
-def test_within_uses_tolerance_or_ci():
-    assert within(1.01, 1.0, rel=0.02)
-    assert not within(1.05, 1.0, rel=0.02)
-    assert within(1.05, 1.0, rel=0.02, lo=0.9, hi=1.1)
-    assert not within(math.nan, 1.0, rel=1.0)
-
-
-def test_claim_verdicts():
-    assert claim_verdict("> 30", "31.0 / 35.2 / 40") == (AGREE, "every value > 30")
-    assert claim_verdict(">= 15", "14.9 [12, 18] / 16")[0] == DIFFERS
-    assert claim_verdict("falls", "34.3->8.2 / 35->9")[0] == AGREE
-    assert claim_verdict("falls", "34.3->38.2")[0] == DIFFERS
-    assert claim_verdict("SUL-D / JFR-D", "SUL-D / JFR-D")[0] == AGREE
-    assert claim_verdict("19,400+ -> ~18,000", "1 -> 2") is None
-
-
 def test_row_without_value_is_caught():
-    row = Row("T", "x", "1", "n/a", DIFFERS, "equal")
+    row = Row("T", "x", "1", "n/a", "value")
     assert not has_value(row)
     row.value = 1.0
     assert has_value(row)
@@ -119,12 +105,28 @@ def test_rebuilt_tables_parse_and_match_the_committed_ones(paper, deterministic_
     assert ours and ours == theirs
 
 
-def test_fars_claims_compare_each_side_and_the_peak_place():
+def _fars_grade(paper, ours, claim="", why=""):
     from reproduce.report.fars_page import judge
 
-    assert judge("600+ -> ~400", "612 -> 410 / 395 / 420")[0] == AGREE
-    assert judge("600+ -> ~400", "512 -> 526 / 521 / 515")[0] == DIFFERS  # no drop to ~400
-    assert judge("50 -> 20", "52->21 / 48->18")[0] == AGREE
-    assert judge("0.9", "15.2 at 0.8", "peaks")[0] == AGREE
-    assert judge("~40 at 3.5", "35.8 at 7", "peaks")[0] == DIFFERS
+    r = Row("T", claim, paper, ours, explanation=why, **judge(paper, ours, claim))
+    return r.graded()
+
+
+def test_fars_claims_compare_each_side_the_bounds_and_the_peak_place():
+    from reproduce.report.fars_page import judge
+
+    assert _fars_grade("600+ -> ~400", "612 -> 410 / 395 / 420") == AGREE
+    assert _fars_grade("600+ -> ~400", "512 -> 526 / 521 / 515", why="w").startswith("DIFFERS")
+    assert _fars_grade("50 -> 20", "52->21 / 48->18") == AGREE
+    assert _fars_grade("0.9", "15.2 at 0.8", "peaks") == AGREE
+    assert _fars_grade("~40 at 3.5", "35.8 at 7", "peaks", "w") == DIFFERS_EXPLAINED
+    assert _fars_grade("> 2,000", "76025 [70000, 80000] / 3000") == CONSISTENT  # 38x the bound
+    assert _fars_grade("> 2,000", "3500 [3000, 4000] / 3000") == AGREE
+    assert _fars_grade(">= 30", "31.0 / 35.2 / 40") == AGREE
+    assert _fars_grade(">= 15", "14.9 [12, 18] / 16").startswith("DIFFERS")
+    assert _fars_grade("falls", "34.3->8.2 / 35->9") == CONSISTENT  # a direction has no size
+    assert _fars_grade("falls", "34.3->38.2").startswith("DIFFERS")
+    assert _fars_grade("SUL-D / JFR-D", "SUL-D / JFR-D") == AGREE
+    assert _fars_grade("34.02 / 36.35 / 37.34 %", "20.3 % [17.4, 23.3] / 35 % / 36 %",
+                       why="w") == DIFFERS_EXPLAINED
     assert judge("(bars only)", "1 -> 2") is None

@@ -185,3 +185,26 @@ def test_figures_written(make_results, tmp_path):
     out = tmp_path / "figs"
     assert zhang.main(["figures", str(tmp_path), "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["fig3.png", "fig4.png", "fig5.png"]
+
+
+def test_renewal_count_from_the_model_explains_shape_0_2():
+    # A stream that starts at a failure: at shape 1 (Poisson) m(T) = T / mean exactly; at shape
+    # 0.2 over 61 days the model gives ~0.23 / day, 5-6x the long-run 0.04 / day.
+    assert zhang.renewal_count(1.0, 86400 * 61, 86400) == pytest.approx(61, rel=0.02)
+    per_day = zhang.renewal_count(0.2, 86400 * 61) / 61
+    assert 0.2 < per_day < 0.27
+    assert per_day / zhang.exact_rate_per_day(0.2) > 5
+
+
+def test_a_skewed_rate_interval_stays_non_negative():
+    from faultsweep_analysis.stats import bootstrap_mean95, mean_ci95, wilson95
+
+    rates = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.9, 1.3])  # shape-0.2-like runs
+    m, half, _ = mean_ci95(rates)
+    assert m - half < 0  # the t interval goes negative
+    mean, lo, hi = bootstrap_mean95(rates)
+    assert mean == pytest.approx(m) and 0 <= lo < mean < hi
+    lo, hi = wilson95(0, 20)
+    assert lo == 0 and 0 < hi < 0.2
+    lo, hi = wilson95(20, 20)
+    assert 0.8 < lo and hi == 1

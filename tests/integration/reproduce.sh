@@ -25,16 +25,21 @@ for p in index plank zhang fars gottumukkala; do
 done
 check "the quick/tiny copy has 2 replicas" grep -q '^replicas = 2 ' "$R/jobs/jobs/zhang/fig3a.toml"
 check "every page says TINY" bash -c "grep -L 'TINY run' '$OUT'/*.html | grep -q . && exit 1 || exit 0"
-check "every paper has rows, every row a value" /usr/bin/python3 - "$R" "$WORK/again" <<'PY'
+check "every paper has rows, every row a value and a grade by the rules" \
+  /usr/bin/python3 - "$R" "$WORK/again" "$SRC/analysis/tests" <<'PY'
 import sys
 from pathlib import Path
 from reproduce.report.__main__ import build
 from reproduce.report.rows import has_value
+sys.path.insert(0, sys.argv[3])
+from test_grades import violations  # the rule table restated (docs/reproduce.md)
 pages = build(Path(sys.argv[1]), Path(sys.argv[2]), "tiny", ["plank", "zhang", "fars", "gottumukkala"])
 bad = [(p.key, r.item) for p in pages for r in p.rows if not has_value(r)]
 empty = [p.key for p in pages if not p.rows]
-print("rows:", {p.key: len(p.rows) for p in pages}, "without a value:", bad, "empty:", empty)
-sys.exit(1 if bad or empty else 0)
+wrong = [(p.key, r.item, v) for p in pages for r in p.rows for v in violations(r)]
+print("rows:", {p.key: len(p.rows) for p in pages}, "without a value:", bad, "empty:", empty,
+      "grades against the rules:", wrong)
+sys.exit(1 if bad or empty or wrong else 0)
 PY
 
 section "a rerun reuses every results file"

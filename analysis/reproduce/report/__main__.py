@@ -6,14 +6,16 @@ results files under DIR (DIR/<paper>/*.h5, as scripts/reproduce.sh writes them),
 --markdown the same tables as DIR/<paper>.md. Exit status: 0, 2 on bad arguments."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+
+from faultsweep_analysis.report_args import add_report_arguments
 
 from reproduce.report import fars_page, gottumukkala_page, plank_page, zhang_page
 from reproduce.report.meta import page_meta
 from reproduce.report.render_html import index_html, page_html
 from reproduce.report.render_md import page_md
-from reproduce.report.rows import AGREE
 
 BUILDERS = {"plank": plank_page.build, "zhang": zhang_page.build, "fars": fars_page.build,
             "gottumukkala": gottumukkala_page.build}
@@ -23,10 +25,7 @@ def build(results: Path, out: Path, mode: str, papers: list[str], markdown: Path
     out.mkdir(parents=True, exist_ok=True)
     pages, metas = [], {}
     for key in papers:
-        page = BUILDERS[key](results, out)
-        for r in page.rows:  # every difference says why, or that we do not know
-            if r.verdict != AGREE and not r.explanation:
-                r.explanation = "unexplained"
+        page = BUILDERS[key](results, out)  # each row's grade follows from it (grades.py)
         meta = page_meta(page.sources, results)
         (out / f"{key}.html").write_text(page_html(page, meta, mode, out))
         if markdown is not None:
@@ -52,9 +51,8 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    from faultsweep_analysis.cli import build_parser  # one definition of the arguments
-
-    return run(build_parser("python3 -m reproduce.report").parse_args(["report", *(argv or sys.argv[1:])]))
+    parser = add_report_arguments(argparse.ArgumentParser(prog="python3 -m reproduce.report"))
+    return run(parser.parse_args(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,14 @@ class FileMeta:
     wall_s: str = "not recorded"
     ranks: str = ""
     mode: str = ""
+    filetype: str = ""  # "faultsweep-fit" for a `faultsweep fit` file (no sweep, no replicas)
+
+    def complete_text(self) -> str:
+        """A sweep's results file is complete when every point's replicas are in; a fit file
+        has no partial state (the fit writes it in one piece after reading the whole log)."""
+        if self.filetype == "faultsweep-fit":
+            return "yes (a fit of the whole log, written in one piece)"
+        return "yes" if self.complete else "NO"
 
 
 def timings(results: Path) -> dict[str, dict]:
@@ -60,6 +68,9 @@ def file_meta(path: Path, times: dict[str, dict]) -> FileMeta:
         m.job_sha256 = _text(a.get("job_file_sha256", ""))
         m.replicas = _text(a.get("replicas_max", ""))
         m.complete = int(a.get("complete", 0)) == 1
+        m.filetype = _text(a.get("filetype", ""))
+        if m.filetype == "faultsweep-fit" and a.get("log_file") is not None:
+            m.job_file = m.job_file or f"faultsweep fit {Path(_text(a['log_file'])).name}"
         if "inputs" in f:
             for name in sorted(f["inputs"], key=lambda s: int(s) if s.isdigit() else s):
                 e = f["inputs"][name].attrs

@@ -1,5 +1,5 @@
 """What a report page is made of: rows (one per number or claim the paper prints), figures,
-extra tables, and the verdict rules. The paper's values come from the reproduction modules
+extra tables; the grading rules are grades.py's. The paper's values come from the reproduction modules
 (plank.py, zhang*.py, fars*.py, gottumukkala*.py hold them as printed); ours are read from the
 results files when the page is built."""
 from __future__ import annotations
@@ -8,21 +8,60 @@ import math
 import re
 from dataclasses import dataclass, field
 
-AGREE, DIFFERS = "AGREE", "DIFFERS"
+from reproduce.report.grades import (AGREE, CONSISTENT, DIFFERS_EXPLAINED,  # noqa: F401
+                                     DIFFERS_UNEXPLAINED, EQUAL, GRADES, NOT_COMPARABLE, Part,
+                                     Tol, grade, raw_grade)
+
+DIFFERS = DIFFERS_UNEXPLAINED  # a difference until its reason is attached
 
 
 @dataclass
 class Row:
+    """One printed number or claim beside ours. The page gives the kind of claim, the numbers
+    (parts: the paper's and ours with its interval), the tolerance and whether the data are the
+    paper's; the grade is computed from them (grades.grade) once the explanation is known."""
     section: str          # the paper's table, figure or section
     item: str             # what the number is
     paper: str            # as the paper prints it
-    ours: str             # ours, with its 95 % CI where there are replicas
-    verdict: str          # AGREE or DIFFERS
-    tolerance: str        # the rule the verdict used
-    explanation: str = ""  # for DIFFERS: why, or "unexplained"
+    ours: str             # ours, with its 95 % interval or "exact"
+    kind: str             # grades.KINDS: value, bound, up to, direction, test, label
+    parts: list[Part] = field(default_factory=list)
+    tol: Tol = EQUAL
+    same_data: bool = True
+    holds: bool | None = None  # direction / test / label: does the paper's statement hold on ours
+    op: str = ""          # a bound's comparison (>, >=, <, <=)
+    explanation: str = ""  # for a difference: why, or "unexplained"
     evidence: str = ""    # repository path (optionally #anchor) or "#section" of the page
     source: str = ""      # the results file it was read from (stem)
     value: float = math.nan  # our number (the test checks every row has one)
+
+    @property
+    def verdict(self) -> str:
+        """The grade, always computed from the row as it is now (an explanation attached
+        later turns DIFFERS-unexplained into DIFFERS-explained): never stored, never stale."""
+        return grade(self.kind, self.parts, self.tol, self.same_data, self.holds,
+                     self.explanation, self.op)
+
+    def graded(self) -> str:
+        return self.verdict
+
+    @property
+    def tolerance(self) -> str:
+        """The rule applied, in words: the claim's kind and its tolerance (with why)."""
+        if self.kind in ("direction", "test", "label"):
+            rule = {"direction": "the stated direction holds (its size is not checked)",
+                    "test": "the same decision at the paper's level",
+                    "label": "the same label"}[self.kind]
+        elif self.kind == "bound":
+            rule = f"meets the bound; AGREE within {self.tol.factor:g}x of it"
+        elif self.kind == "up to":
+            rule = f"significant with its sign; AGREE if our largest within {self.tol.text()}"
+        else:
+            rule = self.tol.text()
+        if not self.same_data:
+            would = raw_grade(self.kind, self.parts, self.tol, self.holds, self.op) or "DIFFERS"
+            rule += f" (other data; on it the claim would be {would})"
+        return rule
 
 
 @dataclass
@@ -78,54 +117,28 @@ def fmt_ci(mean: float, lo: float, hi: float, digits: int = 4, unit: str = "") -
     return f"{fmt(mean, digits)}{unit} [{fmt(lo, digits)}, {fmt(hi, digits)}]"
 
 
-def within(ours: float, paper: float, rel: float = 0.0, absolute: float = 0.0,
-           lo: float = math.nan, hi: float = math.nan) -> bool:
-    """Ours agrees with the paper's value if it is within rel (relative) or absolute of it, or
-    the paper's value lies inside our 95 % CI [lo, hi]."""
-    if not (math.isfinite(ours) and math.isfinite(paper)):
-        return False
-    if abs(ours - paper) <= max(rel * abs(paper), absolute) * (1 + 1e-9):
-        return True
-    return math.isfinite(lo) and math.isfinite(hi) and lo <= paper <= hi
+def exact(x: float, digits: int = 4) -> str:
+    """A deterministic value (a Markov chain, a closed form, a fit of a fixed log): no interval."""
+    return f"{fmt(x, digits)} (exact)"
 
 
-def verdict(ok: bool) -> str:
-    return AGREE if ok else DIFFERS
+_NUM = r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?"
+_EST = re.compile(rf"({_NUM})\s*%?\s*(?:\[\s*({_NUM})\s*,\s*({_NUM})\s*\])?")
 
 
-_NUM = r"[-+−]?\d[\d,]*(?:\.\d+)?"
-_OP = re.compile(rf"^\s*(>=|<=|≥|≤|>|<)\s*({_NUM})")
+def _num(t: str) -> float:
+    return float(t.replace(",", "").replace("−", "-"))
 
 
-def _numbers(text: str) -> list[float]:
-    return [float(t.replace(",", "").replace("−", "-")) for t in re.findall(_NUM, text)]
+def numbers(text: str) -> list[float]:
+    """The numbers of a text, skipping those inside [...] (intervals)."""
+    return [_num(t) for t in re.findall(_NUM, re.sub(r"\[[^\]]*\]", "", text))]
 
 
-def claim_verdict(paper: str, ours: str) -> tuple[str, str] | None:
-    """The verdict of a printed claim against ours written as text, when the claim is a bound
-    ("> 30", ">= 15 %": every number of ours before any '[' must meet it), a trend ("falls":
-    every "a->b" of ours has b < a) or a label (equal text). None if the claim has no such form.
-    Returns (verdict, the rule used)."""
-    m = _OP.match(paper)
-    if m:
-        op, bound = m.group(1), float(m.group(2).replace(",", "").replace("−", "-"))
-        head = re.sub(r"\[[^\]]*\]", "", ours)
-        nums = _numbers(head)
-        if not nums:
-            return None
-        test = {">": lambda v: v > bound, "<": lambda v: v < bound, ">=": lambda v: v >= bound,
-                "≥": lambda v: v >= bound, "<=": lambda v: v <= bound, "≤": lambda v: v <= bound}[op]
-        return verdict(all(test(v) for v in nums)), f"every value {op} {m.group(2)}"
-    if paper.strip().startswith("falls") or paper.strip() == "rises":
-        pairs = re.findall(rf"({_NUM})\s*->\s*({_NUM})", ours)
-        if not pairs:
-            return None
-        sign = -1 if paper.strip().startswith("falls") else 1
-        ok = all(sign * (float(b) - float(a)) > 0 for a, b in pairs)
-        return verdict(ok), "every a->b moves that way"
-    if re.fullmatch(r"[A-Za-z/\- ]+", paper.strip()):
-        return verdict(paper.strip() == ours.strip()), "the same label"
-    return None
+def estimates(text: str) -> list[tuple[float, float, float]]:
+    """(value, lo, hi) for every number of a text written as 'v [lo, hi]' or 'v' (lo = hi = NaN)."""
+    return [(_num(m.group(1)), _num(m.group(2)) if m.group(2) else math.nan,
+             _num(m.group(3)) if m.group(3) else math.nan) for m in _EST.finditer(text)]
 
 
 def has_value(row: Row) -> bool:
