@@ -5,7 +5,10 @@
                 faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
-Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
+Exit codes (one line on stderr for each error): 0 success; 2 bad arguments, or a file of
+another kind (not HDF5, or HDF5 but not what the subcommand reads); 3 a file that could not be
+read or written (missing, unreadable, an HDF5 file cut short or damaged, an output folder that
+does not exist or is full).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import warnings
 
 import pandas as pd
 
+from .files import EXIT_BAD_INPUT, EXIT_UNREADABLE, FileProblem, check_hdf5, one_line
 from .results import open_results
 
 
@@ -105,6 +109,11 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
     args = build_parser(prog).parse_args(argv)
     warnings.showwarning = _warn_to_stderr
     try:
+        # Every input file is looked at before any work: one line for a missing, foreign or
+        # damaged file instead of a traceback from deep inside h5py.
+        for path in (getattr(args, "file", None), getattr(args, "sim", None)):
+            if path and args.command != "scaling":
+                check_hdf5(path)
         if args.command == "scaling":
             from .scaling import markdown_table, plot_scaling, read_scaling, slopes
 
@@ -163,10 +172,17 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
 
             sim = open_results(args.sim) if args.sim else None
             print(plot_runtime_map(res, sim, out_png=args.out)[1])
+    except FileProblem as e:
+        print(f"error: {e}", file=sys.stderr)
+        return e.code
     except (ValueError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"error: {msg}", file=sys.stderr)
-        return 2
+        print(f"error: {one_line(msg)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:  # reading a damaged file, or writing --out (missing folder, full disk)
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"error: {where}{one_line(e.strerror or e)}", file=sys.stderr)
+        return EXIT_UNREADABLE
     return 0
 
 
