@@ -15,6 +15,8 @@ export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
 /usr/bin/python3 -m faultsweep_analysis runtime-map results/quickstart_chain.h5 \
   --sim results/quickstart.h5 --out results/quickstart_runtime.png
 /usr/bin/python3 -m faultsweep_analysis plot results/quickstart.h5 --metric availability \
-  --x a --by I --out results/quickstart_availability.png
+  --x a --by I --label "a=active processors a" --label "availability=availability A" \
+  --title "EP on MEDIUM: availability by simulation, one panel per checkpoint interval I" \
+  --out results/quickstart_availability.png
 echo "quickstart: wrote results/quickstart.h5, results/quickstart_chain.h5," \
   "results/quickstart_runtime.png and results/quickstart_availability.png"

@@ -58,6 +58,12 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     l.add_argument("--x", required=True, help="axis on the horizontal")
     l.add_argument("--by", help="one line per value of this axis")
     l.add_argument("--fix", action="append", metavar="AXIS=VALUE", help=fix_help)
+    l.add_argument("--label", action="append", metavar="NAME=WORDS",
+                   help="an axis or metric in words, e.g. --label 'a=active processors a' "
+                        "(repeatable; the unit is added)")
+    l.add_argument("--title", help="the figure's title (default: metric, model, fixed axes)")
+    l.add_argument("--panels", choices=("auto", "yes", "no"), default="auto",
+                   help="one panel per --by value (auto: when there are more than four)")
     l.add_argument("--out", required=True, help="PNG file to write")
 
     h = sub.add_parser("heatmap", help="a metric over two axes")
@@ -158,8 +164,16 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
         elif args.command == "plot":
             from .plots import plot_metric_vs_axis
 
+            words = {}
+            for pair in args.label or []:
+                key, sep, text = pair.partition("=")
+                if not sep or not key.strip() or not text.strip():
+                    raise ValueError(f"--label {pair!r}: expected NAME=WORDS "
+                                     "(e.g. --label 'a=active processors a')")
+                words[key.strip()] = text.strip()
             plot_metric_vs_axis(res, args.metric, args.x, by=args.by, out_png=args.out,
-                                fixed=_fixed(args.fix))
+                                fixed=_fixed(args.fix), words=words, title=args.title,
+                                panels={"auto": None, "yes": True, "no": False}[args.panels])
             print(args.out)
         elif args.command == "heatmap":
             from .plots import plot_heatmap

@@ -59,8 +59,8 @@ def check_hdf5(path) -> None:
         raise FileProblem(EXIT_UNREADABLE, f"{p}: empty file (0 bytes): cut short while "
                                            "being written or copied?")
     if not _has_hdf5_signature(p):
-        raise FileProblem(EXIT_BAD_INPUT, f"{p}: not an HDF5 file (expected a faultsweep "
-                                          "results file, .h5)")
+        raise FileProblem(EXIT_BAD_INPUT, f"{p}: not a faultsweep results file (not an "
+                                          "HDF5 file)")
     try:
         with h5py.File(p, "r") as f:
             list(f.attrs.keys())
