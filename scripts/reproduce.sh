@@ -27,7 +27,7 @@
 # FAULTSWEEP_BIN (default build/faultsweep, built by scripts/setup.sh if missing; a
 # FAULTSWEEP_BIN that does not exist is an error), NICE (0).
 # Before each job: "job k of N, elapsed, estimated remaining", from RESULTS/timings.tsv (the
-# last run's time of each job) or scripts/reproduce_timings.tsv. Exit codes: 0; 2 bad options,
+# last run's time of each job). Exit codes: 0; 2 bad options,
 # a FAULTSWEEP_BIN that does not exist, --report-only without results; 3 a results file that
 # cannot be read (named in one line); otherwise the failing job's own code (docs/command-line.md).
 #

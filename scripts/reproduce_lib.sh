@@ -123,13 +123,12 @@ for out, job in zip(args[::2], args[1::2]):
 }
 
 # Progress over the whole run: "job k of N, elapsed, estimated remaining". A job's estimate is
-# the last time it ran in this mode (RESULTS/timings.tsv, scaled to the ranks), else the
-# reference timings scripts/reproduce_timings.tsv (same format); the sum left is scaled by how
-# the jobs run so far compared with their estimates (a loaded machine is slower than the one
-# that timed them).
+# the last time it ran in this mode (RESULTS/timings.tsv, scaled to the ranks); the sum left is
+# scaled by how the jobs run so far compared with their estimates (a machine busier than the one
+# that timed them is slower). A job never timed is counted apart.
 repro_estimate() {  # JOB -> whole seconds, or nothing if never timed
   local f s
-  for f in "$repro_results/timings.tsv" scripts/reproduce_timings.tsv; do
+  for f in "$repro_results/timings.tsv"; do
     [ -f "$f" ] || continue
     s=$(awk -F'\t' -v j="$1" -v m="$repro_mode" -v n="$repro_ranks" \
       '$1 == j && $5 == m && $6 == "ran" { s = $3 * $4 / n } END { if (s != "") printf "%d", s + 0.5 }' "$f")
