@@ -52,7 +52,7 @@ FAULTSWEEP_BIN=$WORK/no/such/faultsweep repro truncated --report-only --results 
 expect truncated 3 "table4.h5: damaged or truncated"
 echo "not hdf5" >"$WORK/rr/plank/table4.h5"
 repro foreign --report-only --results "$WORK/rr" --out "$WORK/rep2" plank
-expect foreign 2 "table4.h5: not an HDF5 file"
+expect foreign 2 "table4.h5: not a faultsweep results file (not an HDF5 file)"
 : >"$WORK/rr/plank/table4.h5"
 repro empty --report-only --results "$WORK/rr" --out "$WORK/rep2" plank
 expect empty 3 "table4.h5: empty file"
