@@ -29,13 +29,13 @@ using detail::LocalWorker;
 using detail::run_batch;
 
 void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out,
-              std::vector<unsigned char>* records) {
+              std::vector<unsigned char>* records, const std::atomic<bool>* stop) {
   const std::size_t R = static_cast<std::size_t>(job.replicas.max);
   models::RunContext ctx;
   ctx.master_seed = job.seed;
   ctx.replica = task % R;
   ctx.base_dir = job.base_dir;
-  ctx.stop = &stop_requested();
+  ctx.stop = stop != nullptr ? stop : &stop_requested();
   if (records != nullptr) {
     records->clear();
     ctx.record = job.record.for_task(task / R, task % R);

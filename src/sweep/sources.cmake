@@ -17,6 +17,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/runner.cpp
   src/sweep/signals.cpp
   src/sweep/inspect.cpp
+  src/sweep/plan.cpp
   src/sweep/provenance.cpp
   src/sweep/warnings.cpp
 )
