@@ -109,6 +109,7 @@ class Coordinator {
   double pending_cost_ = 0, cost_done_ = 0, cost_total_ = 0;
   std::size_t done_;
   Clock::time_point last_sync_ = Clock::now();
+  const Clock::time_point start_ = Clock::now();
 };
 
 bool Coordinator::start_round() {
@@ -118,10 +119,13 @@ bool Coordinator::start_round() {
   return !tasks.empty();
 }
 
-// Guided self-scheduling by cost: a batch takes a quarter of a fair share of what is left.
+// Guided self-scheduling by cost (batch_cost_limit): a quarter of a fair share of what is left,
+// at most about a second of work at the speed seen so far (every slot busy since the start).
 std::vector<std::uint64_t> Coordinator::take_batch() {
   std::vector<std::uint64_t> batch;
-  const double share = pending_cost_ / (4.0 * slots_);
+  const double busy_s = std::chrono::duration<double>(Clock::now() - start_).count() * slots_;
+  const double share =
+      batch_cost_limit(pending_cost_, slots_, cost_done_ > 0 ? busy_s / cost_done_ : 0);
   double c = 0;
   while (!pending_.empty() && (batch.empty() || c + cost_of(pending_.front()) <= share) &&
          batch.size() < 4096) {

@@ -23,7 +23,7 @@ ratio() { awk -v e="$1" -v m="$2" 'BEGIN { printf "%.2f", e / m }'; }
 # plan_vs_run NAME JOB PILOT: plans JOB for 1 rank, runs it on 1 rank, compares.
 plan_vs_run() {
   local name=$1 job=$2 pilot=$3 cpu wall m_wall m_cpu
-  "$FS" plan "$job" --pilot-tasks "$pilot" --ranks 1 >"$WORK/$name.plan" 2>&1
+  "$FS" plan "$job" --pilot-tasks "$pilot" --ranks 1 >"$WORK/$name.plan" 2>&1 || true
   cpu=$(sed -n 's/^  CPU  *\([0-9.e+]*\) core-seconds.*/\1/p' "$WORK/$name.plan")
   wall=$(sed -n 's/^  wall  *\([0-9.e+]*\) s (.*/\1/p' "$WORK/$name.plan")
   /usr/bin/time -f '%e %U %S' -o "$WORK/$name.time" "$FS" run "$job" --out "$WORK/$name.h5" -q
@@ -37,7 +37,7 @@ plan_vs_run() {
   # The wall estimate is for a core per rank; this machine may be shared (its wall clock then
   # includes waiting for a core), so on 1 rank it is held against the run's CPU time, which is
   # that wall time on an idle core. The measured wall time is printed above.
-  check "$name: wall estimate on 1 rank within ${TOL}x of the run's time on a core" within "$wall" "$m_cpu"
+  check "$name: wall estimate on 1 rank within ${TOL}x of the run's time on a core" within "${wall:-0}" "$m_cpu"
 }
 
 section "estimate against the real run"
@@ -49,7 +49,7 @@ sed -e 's/^replicas = .*/replicas = 2/' -e "s#\"\\.\\./inputs#\"$SRC/inputs#" \
 plan_vs_run checkpoint_sim "$WORK/sim.toml" 8
 
 section "the ranks given and the table"
-"$FS" plan "$WORK/cluster.toml" --pilot-tasks 2 --ranks 4 >"$WORK/r4.plan"
+"$FS" plan "$WORK/cluster.toml" --pilot-tasks 2 --ranks 4 >"$WORK/r4.plan" 2>&1 || true
 check "--ranks 4: the wall time is for 4 ranks" grep -q "on 4 ranks with a core each" "$WORK/r4.plan"
 check "a wall time for each rank count" grep -qE "^  wall by ranks  1: .*, 2: .*, 4: .*, 8: " "$WORK/r4.plan"
 
