@@ -72,14 +72,17 @@ queue = ["fcfs", "easy"]
 allocator = ["first_fit", "round_robin"]
 on_failure = ["requeue_head", "requeue_original"]
 EOF
-t0=$(date +%s.%N)
 RC=0
-timeout 120 "$FS" plan "$WORK/huge.toml" >"$WORK/huge.plan" 2>&1 || RC=$?
-secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-echo "    plan of 2 M jobs x 64 replicas x 8 points: $secs s, exit $RC"
+timeout 120 /usr/bin/time -f '%e %U %S' -o "$WORK/huge.time" "$FS" plan "$WORK/huge.toml" \
+  >"$WORK/huge.plan" 2>&1 || RC=$?
+secs=$(awk '{ print $1 }' "$WORK/huge.time" 2>/dev/null || echo 120)
+cpu=$(awk '{ printf "%.1f", $2 + $3 }' "$WORK/huge.time" 2>/dev/null || echo 120)
+[ -n "$cpu" ] && [ "$RC" -ne 124 ] || cpu=120 secs=120
+echo "    plan of 2 M jobs x 64 replicas x 8 points: $secs s wall, $cpu s CPU, exit $RC"
 sed 's/^/    | /' "$WORK/huge.plan"
 check "it answers (exit 0)" test "$RC" -eq 0
-# The pilot's limit is 5 s; loading the job and a cut task's own clean-up add a few seconds.
-check "within 30 s ($secs s)" awk -v s="$secs" 'BEGIN { exit !(s < 30) }'
+# The pilot's limit is 5 s; drawing the 2 M jobs (which the pilot cannot cut) takes about 3 s
+# more. CPU time, not wall: a shared machine stretches the wall clock (60 s seen under load).
+check "within 30 s of CPU ($cpu s)" awk -v s="$cpu" 'BEGIN { exit !(s < 30) }'
 check "with a CPU estimate" grep -q "core-seconds" "$WORK/huge.plan"
 finish
