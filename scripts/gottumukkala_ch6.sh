@@ -6,13 +6,15 @@
 # and the variants table (`gottumukkala.py ch6_study`).
 #   FAULTSWEEP_DATA=/path/to/data bash scripts/gottumukkala_ch6.sh [--rerun]
 # Env: FAULTSWEEP_BIN (default build/faultsweep), RANKS (default 2), NICE (default 10),
-#      CH6_TRACES_ONLY=1 (fit and draw the traces, run nothing).
+#      CH6_TRACES_ONLY=1 (fit and draw the traces, run nothing), CH6_OUT (where the fit and the
+#      traces go; default results/gottumukkala, which the job files read: scripts/reproduce.sh
+#      --quick puts them under results/quick/ and points its job copies there).
 # Complete results are kept (resumed: "nothing to do"); --rerun replaces them.
 set -euo pipefail
 source "$(dirname "$0")/study_lib.sh"
 study_init "$@"
 py=/usr/bin/python3
-out=results/gottumukkala
+out=${CH6_OUT:-results/gottumukkala}
 mkdir -p "$out"
 "$study_bin" fit data/failures/lanl/LA-UR-05-7318-failure-data-1996-2005.csv.xz --system 18 \
   --out "$out/fit18.h5" --overwrite >/dev/null

@@ -17,14 +17,19 @@
 #                  waits for them, instead of running here
 #   --out DIR      the report folder (default: report)
 #   --results DIR  where the results files go (default: see --quick/--full/--tiny)
-#   --report-only  run nothing; build the report from the results there are
+#   --report-only  run and build nothing; build the report from the results there are
 #   --markdown DIR also write the report's tables as Markdown (docs/papers/tables is the
 #                  committed copy, from a --quick run)
 #
 # Complete results files are reused and partial ones resumed (`faultsweep run --resume`); a job
 # file changed since its results were written is refused with the list of changes (delete that
 # results file to rerun it). Env: FAULTSWEEP_DATA (the real data: linked as <repo>/data),
-# FAULTSWEEP_BIN (default build/faultsweep, built by scripts/setup.sh if missing), NICE (0).
+# FAULTSWEEP_BIN (default build/faultsweep, built by scripts/setup.sh if missing; a
+# FAULTSWEEP_BIN that does not exist is an error), NICE (0).
+# Before each job: "job k of N, elapsed, estimated remaining", from RESULTS/timings.tsv (the
+# last run's time of each job). Exit codes: 0; 2 bad options,
+# a FAULTSWEEP_BIN that does not exist, --report-only without results; 3 a results file that
+# cannot be read (named in one line); otherwise the failing job's own code (docs/command-line.md).
 #
 # Why a script and not a faultsweep subcommand: reproducing a paper is many sweeps, each an MPI
 # program of its own (mpirun or Slurm starts it), plus trace generation and the report, both in
@@ -36,7 +41,7 @@ cd "$here/.."
 source scripts/reproduce_lib.sh
 
 usage() {
-  sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-2}"
 }
 
@@ -64,22 +69,28 @@ done
 if [ -z "$results" ]; then
   case $mode in full) results=results ;; *) results=results/$mode ;; esac
 fi
-mkdir -p "$results" "$out"
+if [ "$report_only" = 1 ]; then  # nothing is built or run: only results that exist are read
+  [ -d "$results" ] || { echo "reproduce.sh: --report-only: no results folder $results" >&2; exit 2; }
+  mkdir -p "$out"
+else
+  mkdir -p "$results" "$out"
+fi
 results=$(cd "$results" && pwd)
 repro_init "$mode" "$ranks" "$results"
 repro_slurm=$slurm
 
 start=$(date +%s)
 if [ "$report_only" = 0 ]; then
-  for paper in "${papers[@]}"; do
-    repro_paper "$paper"
-  done
+  repro_need_bin
+  repro_link_data
+  repro_plan "${papers[@]}"
+  repro_run_all
+  [ "$slurm" = 1 ] || echo "reproduce.sh: jobs took $(( $(date +%s) - start )) s on $ranks ranks ($mode)"
 fi
 if [ "$slurm" = 1 ] && [ "$report_only" = 0 ]; then
   repro_slurm_report "$out" "${papers[@]}"
   exit 0
 fi
-echo "reproduce.sh: jobs took $(( $(date +%s) - start )) s on $ranks ranks ($mode)"
 PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}" /usr/bin/python3 -m reproduce.report \
   --results "$results" --out "$out" --mode "$mode" "${md[@]}" --papers "${papers[@]}"
 echo "reproduce.sh: report in $out/index.html ($(( $(date +%s) - start )) s in all)"

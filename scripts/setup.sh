@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # Installs what faultsweep needs from Debian 12's archive (as root) and builds it in build/.
 # Safe to rerun: apt-get runs only when a package is missing; the build is incremental.
+#   bash scripts/setup.sh [--target T]...   only these targets (default: all, tests included)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --target) targets+=(--target "${2:?--target needs a target name}"); shift 2 ;;
+    *) echo "setup.sh: unknown argument $1 (expected --target NAME)" >&2; exit 2 ;;
+  esac
+done
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
@@ -29,5 +37,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)"
-echo "setup: built build/faultsweep"
+cmake --build build -j "$(nproc)" "${targets[@]}"
+echo "setup: built ${targets[*]:-everything} in build/"

@@ -3,7 +3,8 @@
 #   study_init: cd to the checkout, --rerun as the first argument -> study_flag=--overwrite (else
 #     --resume: complete results are kept, `run --resume` says "nothing to do" and refuses, listing
 #     the changes, if a job file changed since), link <repo>/data -> $FAULTSWEEP_DATA, build with
-#     scripts/setup.sh when $FAULTSWEEP_BIN (default build/faultsweep) is missing.
+#     scripts/setup.sh when build/faultsweep is missing (a FAULTSWEEP_BIN that does not exist is
+#     an error, exit 2).
 #   study_run PREFIX JOB: check JOB, run it on $RANKS (default 2) MPI ranks under `nice -n $NICE`
 #     (default 0) and print how long it took.
 study_init() {
@@ -12,7 +13,11 @@ study_init() {
   if [ "${1:-}" = "--rerun" ]; then study_flag=--overwrite; fi
   bash scripts/link_data.sh
   study_bin="${FAULTSWEEP_BIN:-build/faultsweep}"
-  if [ ! -x "$study_bin" ]; then bash scripts/setup.sh; fi
+  if [ -n "${FAULTSWEEP_BIN:-}" ] && [ ! -x "$study_bin" ]; then
+    echo "$(basename "$0"): FAULTSWEEP_BIN=$study_bin: no such executable" >&2
+    exit 2
+  fi
+  if [ ! -x "$study_bin" ]; then bash scripts/setup.sh --target faultsweep; fi
   study_ranks="${RANKS:-2}"
   study_start=$(date +%s)
 }

@@ -219,16 +219,24 @@ int main(int argc, char** argv) {
   exp->add_option("--out,-o", export_opt.out, "output file (a new one; default: standard output)");
 
   std::string plan_path;
-  int pilot_tasks = 8;
+  sw::PlanOptions plan_opt;
   auto* plan = app.add_subcommand(
       "plan",
-      "Estimate a job's cost: points, tasks, replicas, core-hours from a short pilot run on "
-      "this process, and a suggested number of ranks and slices.");
+      "Estimate a job's cost: points, tasks, replicas, CPU time (core-seconds) from a short pilot "
+      "run on this process, wall time on --ranks ranks and on other counts, and a suggested "
+      "number of ranks and slices.");
   plan->add_option("job", plan_path, "job file (TOML)")->required();
-  plan->add_option("--pilot-tasks", pilot_tasks,
+  plan->add_option("--pilot-tasks", plan_opt.pilot_tasks,
                    "tasks to time, spread over the model's cost range (0: no pilot; at most "
                    "1000000, and never more than the job's tasks)")
       ->check(CLI::Range(0, 1000000));
+  plan->add_option("--ranks", plan_opt.ranks,
+                   "MPI ranks the wall time is estimated for (default 1)")
+      ->check(CLI::Range(1, 1 << 24));
+  plan->add_option("--pilot-seconds", plan_opt.pilot_seconds,
+                   "time the pilot may take (default 5): longer tasks are cut and extrapolated "
+                   "from the share of their jobs done")
+      ->check(CLI::Range(0.1, 86400.0));
 
   std::string check_path;
   auto* check = app.add_subcommand(
@@ -302,7 +310,7 @@ int main(int argc, char** argv) {
     if (*inspect) return stdout_written(sw::inspect_file(inspect_path, stdout));
     if (*models) return stdout_written(cmd_models(model_name, models_markdown));
     if (*check) return stdout_written(cmd_check(check_path, check_out));
-    if (*plan) return stdout_written(sw::plan_job(plan_path, pilot_tasks, stdout));
+    if (*plan) return stdout_written(sw::plan_job(plan_path, plan_opt, stdout));
     if (*merge) return cmd_merge(merge_out, merge_in, merge_overwrite);
     if (*exp) return sw::export_schedule(export_opt);
     if (*fit) {

@@ -6,7 +6,10 @@
                 faultsweep-analysis scaling CSV --out PNG (bench_scaling's output)
 (or python3 -m faultsweep_analysis ... without installing the package).
 
-Exit codes: 0 success, 2 bad arguments or a file this reader cannot use.
+Exit codes (one line on stderr for each error): 0 success; 2 bad arguments, or a file of
+another kind (not HDF5, or HDF5 but not what the subcommand reads); 3 a file that could not be
+read or written (missing, unreadable, an HDF5 file cut short or damaged, an output folder that
+does not exist or is full).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import warnings
 import pandas as pd
 
 from .report_args import add_report_arguments
+from .files import EXIT_BAD_INPUT, EXIT_UNREADABLE, FileProblem, check_hdf5, one_line
 from .results import open_results
 
 
@@ -56,6 +60,12 @@ def build_parser(prog: str = "faultsweep-analysis") -> argparse.ArgumentParser:
     l.add_argument("--x", required=True, help="axis on the horizontal")
     l.add_argument("--by", help="one line per value of this axis")
     l.add_argument("--fix", action="append", metavar="AXIS=VALUE", help=fix_help)
+    l.add_argument("--label", action="append", metavar="NAME=WORDS",
+                   help="an axis or metric in words, e.g. --label 'a=active processors a' "
+                        "(repeatable; the unit is added)")
+    l.add_argument("--title", help="the figure's title (default: metric, model, fixed axes)")
+    l.add_argument("--panels", choices=("auto", "yes", "no"), default="auto",
+                   help="one panel per --by value (auto: when there are more than four)")
     l.add_argument("--out", required=True, help="PNG file to write")
 
     h = sub.add_parser("heatmap", help="a metric over two axes")
@@ -107,6 +117,11 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
     args = build_parser(prog).parse_args(argv)
     warnings.showwarning = _warn_to_stderr
     try:
+        # Every input file is looked at before any work: one line for a missing, foreign or
+        # damaged file instead of a traceback from deep inside h5py.
+        for path in (getattr(args, "file", None), getattr(args, "sim", None)):
+            if path and args.command != "scaling":
+                check_hdf5(path)
         if args.command == "scaling":
             from .scaling import markdown_table, plot_scaling, read_scaling, slopes
 
@@ -159,8 +174,16 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
         elif args.command == "plot":
             from .plots import plot_metric_vs_axis
 
+            words = {}
+            for pair in args.label or []:
+                key, sep, text = pair.partition("=")
+                if not sep or not key.strip() or not text.strip():
+                    raise ValueError(f"--label {pair!r}: expected NAME=WORDS "
+                                     "(e.g. --label 'a=active processors a')")
+                words[key.strip()] = text.strip()
             plot_metric_vs_axis(res, args.metric, args.x, by=args.by, out_png=args.out,
-                                fixed=_fixed(args.fix))
+                                fixed=_fixed(args.fix), words=words, title=args.title,
+                                panels={"auto": None, "yes": True, "no": False}[args.panels])
             print(args.out)
         elif args.command == "heatmap":
             from .plots import plot_heatmap
@@ -173,10 +196,17 @@ def main(argv=None, prog: str = "faultsweep-analysis") -> int:
 
             sim = open_results(args.sim) if args.sim else None
             print(plot_runtime_map(res, sim, out_png=args.out)[1])
+    except FileProblem as e:
+        print(f"error: {e}", file=sys.stderr)
+        return e.code
     except (ValueError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"error: {msg}", file=sys.stderr)
-        return 2
+        print(f"error: {one_line(msg)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:  # reading a damaged file, or writing --out (missing folder, full disk)
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"error: {where}{one_line(e.strerror or e)}", file=sys.stderr)
+        return EXIT_UNREADABLE
     return 0
 
 

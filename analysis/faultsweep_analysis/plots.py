@@ -68,11 +68,24 @@ def _unit(res: Results, name: str) -> tuple[float, str]:
     return time_unit(np.max(np.abs(v)) if v.size else 0.0)
 
 
-def label(res: Results, name: str) -> str:
+def label(res: Results, name: str, words: Mapping[str, str] | None = None) -> str:
     """Axis label "name [units]" in display units (durations in the unit of time_unit);
-    dimensionless quantities get no unit."""
+    dimensionless quantities get no unit. `words` gives a name its words ("active processors a")."""
     unit = _unit(res, name)[1]
-    return f"{name} [{unit}]" if unit else name
+    text = (words or {}).get(name, name)
+    return f"{text} [{unit}]" if unit else text
+
+
+def format_duration(seconds: float) -> str:
+    """A duration for a legend or a panel: "45 s", "8 min", "21.1 min", "1 h 30 min", "24 h"
+    (hours and minutes, never decimal hours)."""
+    if seconds < 60:
+        return f"{seconds:.3g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.3g} min"
+    minutes = int(round(seconds / 60))
+    h, m = divmod(minutes, 60)
+    return f"{h} h" if m == 0 else f"{h} h {m:02d} min"
 
 
 def _display(res: Results, name: str, values):
@@ -84,6 +97,8 @@ def _display(res: Results, name: str, values):
 def _format_value(res: Results, axis: str, value) -> str:
     if res.is_string_axis(axis):
         return f"{axis} = {value}"
+    if (res.units(axis) or "").strip() == "s":
+        return f"{axis} = {format_duration(float(value))}"
     divisor, unit = _unit(res, axis)
     return f"{axis} = {float(value) / divisor:.4g}" + (f" {unit}" if unit else "")
 
@@ -139,9 +154,15 @@ def plot_metric_vs_axis(
     by: str | None = None,
     out_png=None,
     fixed: Mapping[str, object] | None = None,
+    words: Mapping[str, str] | None = None,
+    title: str | None = None,
+    panels: bool | None = None,
 ) -> Figure:
     """Summary mean of `metric` against `x_axis`, one line per value of `by`, error bars the
     95 % CI. Axes other than x_axis and by must be single-valued after `fixed` is applied.
+    `words` names axes and metrics in words (units are added), `title` replaces the generated
+    title. More than four lines overlap: then (or with panels=True) each value of `by` gets its
+    own panel, the other lines drawn faintly behind it for comparison.
     Saves to `out_png` when given; returns the Figure."""
     res._check_metric(metric)
     res._check_axis(x_axis)
@@ -151,38 +172,69 @@ def plot_metric_vs_axis(
             raise ValueError("by must differ from the x axis")
     mask = _subset(res, [x_axis] + ([by] if by else []), fixed)
 
-    fig = Figure(figsize=(7, 4.5))
-    ax = fig.add_subplot()
     pts = res.points[mask]
     summ = res.summary[mask]
     groups = [(None, np.ones(len(pts), dtype=bool))]
     if by is not None:
         groups = [(v, (pts[by] == v).to_numpy()) for v in pd_unique(pts[by])]
+    if panels is None:
+        panels = len(groups) > 4
     cats = None
-    # More lines than the default colour cycle has colours: follow a sequential colormap,
-    # which also shows the order of the `by` values.
-    colours = colormaps["viridis"](np.linspace(0, 0.9, len(groups))) if len(groups) > 10 else [None] * len(groups)
-    for (value, g), colour in zip(groups, colours):
+    lines = []
+    for value, g in groups:
         x, cats = _positions(res, x_axis, pts[x_axis][g].to_numpy())
         order = np.argsort(x, kind="stable")
         mean = _display(res, metric, summ[(metric, "mean")][g].to_numpy())[order]
         lo = _display(res, metric, summ[(metric, "ci95_lo")][g].to_numpy())[order]
         hi = _display(res, metric, summ[(metric, "ci95_hi")][g].to_numpy())[order]
         yerr = np.vstack([np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)])
-        ax.errorbar(
-            x[order], mean, yerr=yerr, marker="o", markersize=3, capsize=2, linewidth=1, color=colour,
-            label=None if value is None else _format_value(res, by, value),
-        )
-    if cats is not None:
-        ax.set_xticks(range(len(cats)), cats)
-    elif is_log_spaced(res.points.loc[mask, x_axis]):
-        ax.set_xscale("log")
-    ax.set_xlabel(label(res, x_axis))
-    ax.set_ylabel(label(res, metric))
-    ax.set_title(_title(res, metric, fixed, mask), fontsize=9)
-    ax.grid(True, alpha=0.3)
+        lines.append((None if value is None else _format_value(res, by, value), x[order], mean, yerr))
+    log_x = cats is None and is_log_spaced(res.points.loc[mask, x_axis])
+    heading = title or _title(res, metric, fixed, mask)
+
+    def style(ax):
+        if cats is not None:
+            ax.set_xticks(range(len(cats)), cats)
+        elif log_x:
+            ax.set_xscale("log")
+        ax.grid(True, alpha=0.3)
+
+    if panels:
+        ncols = min(4, len(lines))
+        nrows = -(-len(lines) // ncols)
+        fig = Figure(figsize=(2.6 * ncols + 0.6, 2.2 * nrows + 0.9))
+        axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()
+        for k, (name, x, mean, yerr) in enumerate(lines):
+            ax = axes[k]
+            for _, x2, mean2, _ in lines:  # every line faintly: where this one stands
+                ax.plot(x2, mean2, color="0.82", linewidth=0.8)
+            ax.errorbar(x, mean, yerr=yerr, marker="o", markersize=2.5, capsize=1.5,
+                        linewidth=1.2, color="C0")
+            ax.set_title(name or "", fontsize=9)
+            style(ax)
+        for ax in axes[len(lines):]:
+            ax.set_visible(False)
+        fig.supxlabel(label(res, x_axis, words), fontsize=10)
+        fig.supylabel(label(res, metric, words), fontsize=10)
+        fig.suptitle(heading, fontsize=10)
+        fig.tight_layout()
+        return _save(fig, out_png)
+
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.add_subplot()
+    # More lines than the default colour cycle has colours: follow a sequential colormap,
+    # which also shows the order of the `by` values.
+    colours = colormaps["viridis"](np.linspace(0, 0.9, len(lines))) if len(lines) > 10 else [None] * len(lines)
+    markers = "osD^vP*Xh<>"
+    for k, ((name, x, mean, yerr), colour) in enumerate(zip(lines, colours)):
+        ax.errorbar(x, mean, yerr=yerr, marker=markers[k % len(markers)], markersize=3, capsize=2,
+                    linewidth=1, color=colour, label=name)
+    style(ax)
+    ax.set_xlabel(label(res, x_axis, words))
+    ax.set_ylabel(label(res, metric, words))
+    ax.set_title(heading, fontsize=9)
     if by is not None:
-        ax.legend(fontsize=7, ncol=2 if len(groups) > 8 else 1)
+        ax.legend(fontsize=7, ncol=2 if len(lines) > 8 else 1)
     fig.tight_layout()
     return _save(fig, out_png)
 

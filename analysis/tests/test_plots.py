@@ -41,7 +41,7 @@ def test_log_spacing_detection():
 
 def test_metric_vs_axis_writes_png_with_lines_per_by_value(sweep, tmp_path):
     out = tmp_path / "sub" / "a.png"
-    fig = plot_metric_vs_axis(sweep, "availability", "a", by="I", out_png=out)
+    fig = plot_metric_vs_axis(sweep, "availability", "a", by="I", out_png=out, panels=False)
     assert_png(out)
     ax = fig.axes[0]
     assert ax.get_xlabel() == "a"
@@ -49,7 +49,38 @@ def test_metric_vs_axis_writes_png_with_lines_per_by_value(sweep, tmp_path):
     assert ax.get_xscale() == "linear"
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert len(labels) == 8
-    assert labels[0] == "I = 0.1 h" and labels[-1] == "I = 24 h"
+    # durations in minutes or hours and minutes, never decimal hours
+    assert labels[0] == "I = 6 min" and labels[-1] == "I = 24 h"
+    assert labels[3] == "I = 1 h 03 min"
+    # each line its own marker, so lines that meet stay apart
+    assert len({line.get_marker() for line in ax.get_lines() if line.get_marker() not in ("None", "_", "|")}) == 8
+
+
+def test_many_lines_get_one_panel_each_with_words_and_units(sweep, tmp_path):
+    out = tmp_path / "panels.png"
+    fig = plot_metric_vs_axis(sweep, "availability", "a", by="I", out_png=out,
+                              words={"a": "active processors a", "availability": "availability A"},
+                              title="EP: availability by checkpoint interval")
+    assert_png(out)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 8
+    assert [ax.get_title() for ax in panels][:2] == ["I = 6 min", "I = 13.1 min"]
+    assert fig._suptitle.get_text() == "EP: availability by checkpoint interval"
+    assert fig._supxlabel.get_text() == "active processors a"
+    assert fig._supylabel.get_text() == "availability A"
+    # each panel: its own line with error bars over the others drawn faintly
+    assert len(panels[0].get_lines()) >= 8
+
+
+def test_cli_plot_labels_and_title(sweep, tmp_path, capsys):
+    out = tmp_path / "w.png"
+    assert cli_main(["plot", str(sweep.path), "--metric", "availability", "--x", "I",
+                     "--fix", "a=6", "--label", "I=checkpoint interval I", "--title", "T",
+                     "--out", str(out)]) == 0
+    assert_png(out)
+    assert cli_main(["plot", str(sweep.path), "--metric", "availability", "--x", "I",
+                     "--fix", "a=6", "--label", "I", "--out", str(out)]) == 2
+    assert "expected NAME=WORDS" in capsys.readouterr().err
 
 
 def test_metric_vs_duration_axis_is_in_hours_on_log_scale(sweep, tmp_path):

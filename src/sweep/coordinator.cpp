@@ -32,13 +32,13 @@ using detail::LocalWorker;
 using detail::run_batch;
 
 void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out,
-              std::vector<unsigned char>* records) {
+              std::vector<unsigned char>* records, const std::atomic<bool>* stop) {
   const std::size_t R = static_cast<std::size_t>(job.replicas.max);
   models::RunContext ctx;
   ctx.master_seed = job.seed;
   ctx.replica = task % R;
   ctx.base_dir = job.base_dir;
-  ctx.stop = &stop_requested();
+  ctx.stop = stop != nullptr ? stop : &stop_requested();
   if (records != nullptr) {
     records->clear();
     ctx.record = job.record.for_task(task / R, task % R);
@@ -112,6 +112,7 @@ class Coordinator {
   double pending_cost_ = 0, cost_done_ = 0, cost_total_ = 0;
   std::size_t done_;
   Clock::time_point last_sync_ = Clock::now();
+  const Clock::time_point start_ = Clock::now();
 };
 
 bool Coordinator::start_round() {
@@ -121,10 +122,13 @@ bool Coordinator::start_round() {
   return !tasks.empty();
 }
 
-// Guided self-scheduling by cost: a batch takes a quarter of a fair share of what is left.
+// Guided self-scheduling by cost (batch_cost_limit): a quarter of a fair share of what is left,
+// at most about a second of work at the speed seen so far (every slot busy since the start).
 std::vector<std::uint64_t> Coordinator::take_batch() {
   std::vector<std::uint64_t> batch;
-  const double share = pending_cost_ / (4.0 * slots_);
+  const double busy_s = std::chrono::duration<double>(Clock::now() - start_).count() * slots_;
+  const double share =
+      batch_cost_limit(pending_cost_, slots_, cost_done_ > 0 ? busy_s / cost_done_ : 0);
   double c = 0;
   while (!pending_.empty() && (batch.empty() || c + cost_of(pending_.front()) <= share) &&
          batch.size() < 4096) {

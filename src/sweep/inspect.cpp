@@ -3,16 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <numeric>
 #include <set>
 #include <vector>
 
 #include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/io/output.hpp"
-#include "faultsweep/sweep/coordinator.hpp"
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/record_store.hpp"
 #include "faultsweep/sweep/store.hpp"
@@ -110,71 +107,6 @@ int inspect_file(const std::string& path, std::FILE* out) {
   }
   for (const std::string& line : describe_records(s.records, t.replicas_max))
     std::fprintf(out, "  %s\n", line.c_str());
-  return 0;
-}
-
-int plan_job(const std::string& path, int pilot_tasks, std::FILE* out) {
-  const JobSpec job = load_job(path);
-  const std::size_t P = job.points.size(), R = static_cast<std::size_t>(job.replicas.max);
-  const std::size_t rmin = static_cast<std::size_t>(job.replicas.min);
-  double cost_per_replica = 0;  // summed over points
-  for (double c : job.costs) cost_per_replica += c;
-  std::fprintf(out, "%s: model %s, %zu points x %s replicas = %s%zu tasks\n", path.c_str(),
-               job.model->name().c_str(), P,
-               job.replicas.adaptive() ? fmt::format("{}..{}", rmin, R).c_str()
-                                       : fmt::format("{}", R).c_str(),
-               job.replicas.adaptive() ? fmt::format("{}..", P * rmin).c_str() : "", P * R);
-  if (P == 0 || pilot_tasks <= 0) return 0;
-
-  // Pilot: K tasks at evenly spaced positions of the points ordered by cost, each with another
-  // replica, so that cheap and expensive points and several random streams are all sampled.
-  std::vector<std::size_t> order(P);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return job.costs[a] < job.costs[b]; });
-  // Never more pilot tasks than the job has: then the pilot is the whole job.
-  const std::size_t K = std::min(static_cast<std::size_t>(pilot_tasks), P * R);
-  std::vector<double> values(job.metric_count());
-  double seconds = 0, cost = 0, slowest = 0;
-  for (std::size_t k = 0; k < K; ++k) {
-    const std::size_t p = order[K == 1 ? P - 1 : (k * (P - 1) + (K - 1) / 2) / (K - 1)];
-    const std::uint64_t task = p * R + k % R;
-    const auto t0 = std::chrono::steady_clock::now();
-    run_task(job, task, values);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    seconds += s, cost += job.costs[p], slowest = std::max(slowest, s);
-  }
-  const double s_per_cost = seconds / cost;
-  const double lo_s = s_per_cost * cost_per_replica * static_cast<double>(rmin);
-  const double hi_s = s_per_cost * cost_per_replica * static_cast<double>(R);
-  const double mean_task = hi_s / static_cast<double>(P * R);
-  std::fprintf(out, "  pilot      %zu tasks in %.3g s on this process (slowest %.3g s)\n", K,
-               seconds, slowest);
-  if (job.replicas.adaptive())
-    std::fprintf(out, "  estimate   %.3g to %.3g core-hours (%.3g to %.3g core-seconds)\n",
-                 lo_s / 3600, hi_s / 3600, lo_s, hi_s);
-  else
-    std::fprintf(out, "  estimate   %.3g core-hours (%.3g core-seconds), mean task %.3g s\n",
-                 hi_s / 3600, hi_s, mean_task);
-
-  // Ranks for about an hour of wall time, with at least 10 tasks per rank for the load balance;
-  // slices when one coordinator could not keep that many ranks above 90 % efficiency.
-  const double tasks = static_cast<double>(P * R);
-  const double ranks = std::clamp(std::ceil(hi_s / 3600.0), 1.0, std::max(1.0, tasks / 10));
-  const double per_coordinator =
-      std::max(1.0, std::floor(0.1 * mean_task / kCoordinatorSecondsPerTask));
-  const double slices = std::ceil(ranks / per_coordinator);
-  std::fprintf(out, "  suggest    %.0f rank%s (about %.2g h of wall time at 100 %% efficiency)%s\n",
-               ranks, ranks > 1 ? "s" : "", hi_s / 3600 / ranks,
-               slices > 1 ? fmt::format(" in {:.0f} slices of {:.0f} ranks (--slice i/{:.0f}, "
-                                        "then `faultsweep merge`)",
-                                        slices, std::ceil(ranks / slices), slices)
-                                .c_str()
-                          : "");
-  std::fprintf(out,
-               "             one coordinator keeps up to %.0f ranks above 90 %% efficiency with "
-               "%.3g s tasks (%.1f us of coordinator time per task)\n",
-               per_coordinator, mean_task, kCoordinatorSecondsPerTask * 1e6);
   return 0;
 }
 

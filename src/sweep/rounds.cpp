@@ -54,6 +54,12 @@ std::vector<char> slice_tasks(const JobSpec& job, const Slice& s) {
   return mask;
 }
 
+double batch_cost_limit(double pending_cost, int slots, double seconds_per_cost) {
+  if (!(seconds_per_cost > 0) || !std::isfinite(seconds_per_cost)) return 0;
+  const double share = pending_cost / (4.0 * std::max(slots, 1));
+  return std::min(share, kBatchSeconds / seconds_per_cost);
+}
+
 RoundPlanner::RoundPlanner(const JobSpec& job) : job_(job) {}
 RoundPlanner::RoundPlanner(const JobSpec& job, std::vector<char> mask)
     : job_(job), mask_(std::move(mask)) {}

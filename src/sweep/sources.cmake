@@ -21,6 +21,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/load_on_ranks.cpp
   src/sweep/signals.cpp
   src/sweep/inspect.cpp
+  src/sweep/plan.cpp
   src/sweep/provenance.cpp
   src/sweep/warnings.cpp
 )

@@ -5,7 +5,8 @@
 # Every fenced code block of README.md is taken in order:
 #   sh      run with bash -eo pipefail in a scratch folder laid out like the repository (jobs/,
 #           inputs/, analysis/, slurm-scripts/ linked; build/faultsweep = FAULTSWEEP_BIN, also
-#           on PATH as `faultsweep`), each stopped after BLOCK_TIMEOUT seconds (a hang);
+#           on PATH as `faultsweep`), each stopped after BLOCK_TIMEOUT seconds (a hang), without
+#           PYTHONPATH and with a `python3` on PATH that lacks the analysis package;
 #   python  run with /usr/bin/python3, the analysis package and the policy API on PYTHONPATH;
 #           a first line naming a file (`# policies/x.py: ...`) also writes the block there;
 #   toml    a job file whose first line is a comment naming it (`# NAME.toml ...`): written
@@ -34,19 +35,21 @@ mkdir -p "$RUN/build" "$RUN/bin"
 for d in jobs inputs analysis python slurm-scripts examples tests; do ln -s "$SRC/$d" "$RUN/$d"; done
 ln -s "$FS" "$RUN/build/faultsweep"
 ln -s "$FS" "$RUN/bin/faultsweep"
-# `python3` in a block is the interpreter the analysis package is tested with (scripts/setup.sh
-# installs its dependencies for Debian's), whatever else comes first on PATH.
-ln -s "$PY" "$RUN/bin/python3"
+# A reader's `python3` may be a venv's or conda's without the analysis package or h5py: `python3`
+# on the blocks' PATH is one (no site-packages, PYTHONPATH ignored), and sh blocks run without
+# PYTHONPATH, so a block must name /usr/bin/python3 with PYTHONPATH, or `faultsweep-analysis`.
+printf '#!/bin/sh\nexec %s -I -S "$@"\n' "$PY" >"$RUN/bin/python3"
+chmod +x "$RUN/bin/python3"
 # mpirun as root in a container, more ranks than cores (users run plain `mpirun -np N`).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-run_block() { # NAME COMMAND...: runs in $RUN with a time limit, output to $WORK/NAME.log
-  local name=$1
-  shift
+run_block() { # NAME PYTHONPATH COMMAND...: runs in $RUN with a time limit, output to $WORK/NAME.log
+  local name=$1 pythonpath=$2
+  shift 2
   local t0 t1
   t0=$(date +%s.%N)
   RC=0
-  (cd "$RUN" && PATH="$RUN/bin:$PATH" PYTHONPATH="$RUN/analysis:$RUN/python" \
+  (cd "$RUN" && PATH="$RUN/bin:$PATH" PYTHONPATH="$pythonpath" \
     timeout "$BLOCK_TIMEOUT" "$@") </dev/null >"$WORK/$name.log" 2>&1 || RC=$?
   t1=$(date +%s.%N)
   ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
@@ -95,7 +98,7 @@ run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository ro
     esac
     case "$lang" in
       sh)
-        run_block "$(basename "$dir")_$n" bash -eo pipefail "$block"
+        run_block "$(basename "$dir")_$n" "" bash -eo pipefail "$block"
         ;;
       python)
         # A block whose first line names a file (`# policies/x.py: ...`) is also written there,
@@ -105,7 +108,7 @@ run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository ro
           mkdir -p "$RUN/$(dirname "$name")"
           cp "$block" "$RUN/$name"
         fi
-        run_block "$(basename "$dir")_$n" "$PY" "$block"
+        run_block "$(basename "$dir")_$n" "$RUN/analysis:$RUN/python" "$PY" "$block"
         ;;
       toml)
         name=$(sed -n '1s/^# *\([A-Za-z0-9_.-]*\.toml\).*/\1/p' "$block")
@@ -115,7 +118,7 @@ run_page() { # PAGE: runs the code blocks of PAGE (relative to the repository ro
         fi
         mkdir -p "$RUN/results"
         cp "$block" "$RUN/$name"
-        run_block "$(basename "$dir")_$n" "$FS" check "$name"
+        run_block "$(basename "$dir")_$n" "$RUN/analysis:$RUN/python" "$FS" check "$name"
         ;;
       *)
         fail "$what: neither runnable nor marked (<!-- readme-test: skip REASON -->)"

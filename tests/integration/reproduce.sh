@@ -23,6 +23,8 @@ expect_rc "reproduce.sh --tiny runs" 0 tiny
 for p in index plank zhang fars gottumukkala; do
   check "report page $p.html" test -s "$OUT/$p.html"
 done
+check "a progress line before each job" grep -q "reproduce: job 5 of 5 (jobs/gottumukkala/table6_1.toml), elapsed" "$WORK/tiny.err"
+check "timings of this run kept in the results folder" test "$(grep -c "	tiny	ran	" "$R/timings.tsv")" -eq 5
 check "the quick/tiny copy has 2 replicas" grep -q '^replicas = 2 ' "$R/jobs/jobs/zhang/fig3a.toml"
 check "every page says TINY" bash -c "grep -L 'TINY run' '$OUT'/*.html | grep -q . && exit 1 || exit 0"
 check "every paper has rows, every row a value and a grade by the rules" \

@@ -269,3 +269,18 @@ TEST_CASE("space: RoundPlanner: a relative target and points that cannot converg
   for (std::uint64_t task : s0) same.done[task] = 1, same.value(1, task) = 0.25;
   CHECK(p2.next_round(same).empty());
 }
+
+// --- batch_cost_limit -----------------------------------------------------------------------
+
+TEST_CASE("space: batch_cost_limit: long tasks go out one at a time, tiny ones in batches",
+          "[space]") {
+  // No speed measured yet: one task per batch (0 admits only the first task).
+  CHECK(batch_cost_limit(1000.0, 2, 0.0) == 0.0);
+  // Tasks of 1 s per cost unit: a batch holds about kBatchSeconds of work, not 1000 / 8.
+  CHECK(batch_cost_limit(1000.0, 2, 1.0) == Approx(kBatchSeconds));
+  // A task of 10 s (cost 1 at 10 s per unit) exceeds the limit: a batch of that one task.
+  CHECK(batch_cost_limit(1000.0, 2, 10.0) < 1.0);
+  // Microsecond tasks: the quarter of a fair share, as before.
+  CHECK(batch_cost_limit(1000.0, 2, 1e-6) == Approx(125.0));
+  CHECK(batch_cost_limit(1000.0, 4, 1e-6) == Approx(62.5));
+}

@@ -3,7 +3,9 @@
 
 Builds OUT/index.html and OUT/<paper>.html (figures in OUT/<paper>/ and OUT/*.png) from the
 results files under DIR (DIR/<paper>/*.h5, as scripts/reproduce.sh writes them), and with
---markdown the same tables as DIR/<paper>.md. Exit status: 0, 2 on bad arguments."""
+--markdown the same tables as DIR/<paper>.md. Exit status (one line on stderr for each error):
+0; 2 bad arguments or a results file of another kind; 3 a results file that cannot be read
+(empty, cut short, damaged) or a report file that cannot be written."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +18,8 @@ from reproduce.report import fars_page, gottumukkala_page, plank_page, zhang_pag
 from reproduce.report.meta import page_meta
 from reproduce.report.render_html import index_html, page_html
 from reproduce.report.render_md import page_md
+
+from faultsweep_analysis.files import FileProblem, check_hdf5, one_line
 
 BUILDERS = {"plank": plank_page.build, "zhang": zhang_page.build, "fars": fars_page.build,
             "gottumukkala": gottumukkala_page.build}
@@ -42,8 +46,24 @@ def run(args) -> int:
     if not results.is_dir():
         print(f"report: --results {results}: not a directory", file=sys.stderr)
         return 2
-    pages = build(results, Path(args.out), args.mode, args.papers,
-                  Path(args.markdown) if args.markdown else None)
+    try:
+        # Every results file the pages may read is looked at first: a damaged one is named in
+        # one line, before any page is written.
+        for paper in args.papers:
+            for path in sorted((results / paper).rglob("*.h5")):
+                check_hdf5(path)
+        pages = build(results, Path(args.out), args.mode, args.papers,
+                      Path(args.markdown) if args.markdown else None)
+    except FileProblem as e:
+        print(f"report: error: {e}", file=sys.stderr)
+        return e.code
+    except ValueError as e:
+        print(f"report: error: {one_line(e)}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"report: error: {where}{one_line(e.strerror or e)}", file=sys.stderr)
+        return 3
     for p in pages:
         print(f"report: {p.key}: {len(p.rows)} rows, {len(p.figures)} figures")
     print(f"report: {Path(args.out) / 'index.html'}")

@@ -2,6 +2,7 @@
 // The coordinator (rank 0's main thread) and the workers (a thread on rank 0, and every other
 // rank). Messages are Boost.MPI; the coordinator polls and sleeps briefly when idle, so it
 // costs little CPU next to rank 0's own worker.
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -35,8 +36,10 @@ void run_remote_worker(const JobSpec& job, boost::mpi::communicator& world);
 
 // One task: point task / R, replica task % R, with R = job.replicas.max. When the job's record
 // selection names the task and `records` is given, its records go there (encoded), else it is
-// left empty.
+// left empty. `stop` (default: the process's stop request) ends the task early by throwing
+// Interrupted (`plan` gives its pilot a time limit this way).
 void run_task(const JobSpec& job, std::uint64_t task, std::span<double> out,
-              std::vector<unsigned char>* records = nullptr);
+              std::vector<unsigned char>* records = nullptr,
+              const std::atomic<bool>* stop = nullptr);
 
 }  // namespace faultsweep::sweep

@@ -7,11 +7,19 @@ namespace faultsweep::sweep {
 // Prints what a results file holds; returns an exit code. Throws IoError for unreadable files.
 int inspect_file(const std::string& path, std::FILE* out);
 
-// `faultsweep plan`: points, tasks and replicas of a job, and its cost in core-hours estimated
-// from a pilot of `pilot_tasks` tasks run on this process (spread over the range of the model's
-// cost estimate, scaled to the whole job by cost), with a suggested number of ranks and slices.
-// Returns an exit code; throws InputError for a bad job.
-int plan_job(const std::string& path, int pilot_tasks, std::FILE* out);
+// `faultsweep plan` (src/sweep/plan.cpp): points, tasks and replicas of a job, its CPU time
+// (core-seconds, every task's run time added up) estimated from a pilot of `pilot_tasks` tasks run
+// on this process (spread over the range of the model's cost estimate, scaled to the whole job by
+// cost), the wall time on `ranks` ranks and on other counts, and a suggested number of ranks and
+// slices. The pilot stops after about `pilot_seconds`: a task cut short is extrapolated from how
+// far it got (the cluster model reports the share of its jobs done), so a job of any size is
+// planned within seconds. Returns an exit code; throws InputError for a bad job.
+struct PlanOptions {
+  int pilot_tasks = 8;
+  int ranks = 1;
+  double pilot_seconds = 5;
+};
+int plan_job(const std::string& path, const PlanOptions& options, std::FILE* out);
 
 // Coordinator time per task, rounded up from the project machine's measurements (bench/README.md:
 // bench_sweep 6.5-8.6 us per zero-work task end to end; bench_coordinator 1.3-3.4 us per message,

@@ -32,6 +32,15 @@ Slice parse_slice(const std::string& text);
 // the merged file equals the single run's.
 std::vector<char> slice_tasks(const JobSpec& job, const Slice& s);
 
+// Work a batch may hold, in cost units, for guided self-scheduling over `slots` workers: a quarter
+// of a fair share of the `pending_cost` left (few messages for tiny tasks), but no more than about
+// kBatchSeconds of work at the speed measured so far (`seconds_per_cost`), and 0 (one task) while
+// no speed is known. Long tasks thus go out one at a time: a batch of several long tasks, whose
+// costs the model's estimate may rank wrongly, once kept one rank busy for most of a sweep while
+// the other had nothing left to do. Only the order and grouping of tasks change, never a result.
+inline constexpr double kBatchSeconds = 1.0;
+double batch_cost_limit(double pending_cost, int slots, double seconds_per_cost);
+
 class RoundPlanner {
  public:
   explicit RoundPlanner(const JobSpec& job);
