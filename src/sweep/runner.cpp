@@ -20,6 +20,7 @@
 #include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
+#include "faultsweep/sweep/stop_marker.hpp"
 #include "faultsweep/sweep/store.hpp"
 #include "faultsweep/sweep/warnings.hpp"
 
@@ -185,10 +186,6 @@ void check_run_output(const JobSpec& job, const fs::path& out, const std::vector
       overwrite, named);
 }
 
-}  // namespace
-
-namespace {
-
 int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
   const bool root = world.rank() == 0;
 
@@ -266,6 +263,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
         journal = Journal::create(journal_path, job->file, job->text,
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
+      remove_stop_marker(out);  // an earlier run's: this one holds the journal, and no stop yet
       if (job->record.what != 0 && plan.exit_code < 0)
         records.emplace(open_record_output(*job, out, !opt.resume, std::move(file_records), table));
     } catch (const InputError& e) {
@@ -296,6 +294,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
       coordinate(*job, world, table, *journal, !opt.quiet,
                  slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice),
                  records ? &*records : nullptr);
+  if (outcome.status == CoordinatorOutcome::interrupted) write_stop_marker(out, stop_signal());
   int code = kExitOk;
   try {
     try {

@@ -16,6 +16,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/rounds.cpp
   src/sweep/runner.cpp
   src/sweep/signals.cpp
+  src/sweep/stop_marker.cpp
   src/sweep/inspect.cpp
   src/sweep/provenance.cpp
   src/sweep/warnings.cpp
