@@ -6,7 +6,7 @@
 # with its resubmissions used up). A dead slice never finishes by itself, so the merge gives up
 # at once instead of waiting for the others: after FS_MERGE_GRACE seconds (default 60) of
 # looking at the queue again, it names each dead slice in the history with the command that
-# resumes it.
+# resumes it. A slice whose job never ran the script is submitted again instead.
 
 # The ids of this user's queued or running jobs, one a line (an array task as ID_i, a pending
 # part of an array as ID_[i-j]); fails when squeue does (slurmctld busy or down).
@@ -72,25 +72,41 @@ fs_merge_job() {
       "merge by hand once they have ended: $(fs_resume_cmd)"
     return 1
   fi
-  if [ ${#DEAD[@]} -gt 0 ]; then
-    for i in "${DEAD[@]}"; do
-      last=$(grep " slice $i/$FS_SLICES: exit " "$FS_LOGDIR/history" | tail -1)
+  # A slice whose job never ran the batch script (Slurm ended it first, e.g. its time limit
+  # passed while a loaded node was still starting it) has lost nothing: submit it again.
+  local lost=() gone=() pending=()
+  for i in "${DEAD[@]}"; do
+    if [ "$FS_ATTEMPT" -lt "$FS_MAX_RESUBMITS" ] &&
+      ! grep -q " attempt [0-9]* slice $i/$FS_SLICES:" "$FS_LOGDIR/history" 2>/dev/null; then
+      lost+=("$i")
+    else
+      gone+=("$i")
+    fi
+  done
+  if [ ${#gone[@]} -gt 0 ]; then
+    for i in "${gone[@]}"; do
+      last=$(grep " slice $i/$FS_SLICES: exit " "$FS_LOGDIR/history" 2>/dev/null | tail -1)
       last=${last#* slice "$i/$FS_SLICES": }
-      note "merge: slice $i/$FS_SLICES ended without completing (its last job: ${last:-none" \
-        "ended}) and no job of its chain is left"
+      note "merge: slice $i/$FS_SLICES ended without completing (its last job: ${last:-none}) and" \
+        "no job of its chain is left"
     done
     note "merge: gives up, $FS_OUT is incomplete; resume the slices and the merge by hand:" \
       "$(fs_resume_cmd "${DEAD[*]}")"
     fs_log "slices ${DEAD[*]} ended without completing: see $FS_LOGDIR/history"
     return 1
   fi
+  for i in "${lost[@]}"; do
+    id=$(fs_submit_sweep 0 "$i" "") || return 1
+    note "merge: slice $i/$FS_SLICES never ran (Slurm ended its job before the script started):" \
+      "resubmitted as job $id"
+    pending+=("$id")
+  done
   # Every unfinished slice has a job queued or running: merge again after those jobs.
-  local pending=()
   queued=$(fs_queued) || queued=""
   while read -r id kind _; do
     case $kind in
       array) grep -q "^${id}_" <<<"$queued" && pending+=("$id") ;;
-      sweep) grep -qx "$id" <<<"$queued" && pending+=("$id") ;;
+      sweep) grep -qx "$id" <<<"$queued" && [[ " ${pending[*]} " != *" $id "* ]] && pending+=("$id") ;;
     esac
   done <"$FS_LOGDIR/jobids"
   if [ ${#pending[@]} -gt 0 ] && [ "$FS_ATTEMPT" -lt "$FS_MAX_RESUBMITS" ]; then

@@ -11,7 +11,8 @@
 # In each case the batch shell gets Slurm's SIGUSR1; the job must end in a resubmission with
 # --resume (the chain goes on), never in a final 138 or 137. Then the merge job of a sliced
 # sweep whose slice 0 chain has ended while slice 1 still runs: it must give up at once, name
-# slice 0 and print a command that resubmits it. FS_SLURM_SCRIPTS=DIR tests other scripts (an
+# slice 0 and print a command that resubmits it; and one whose array tasks never ran their
+# script: it must submit those slices again. FS_SLURM_SCRIPTS=DIR tests other scripts (an
 # older copy of slurm-scripts/).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -158,8 +159,10 @@ array=$(awk '$2 == "array" {print $1}' "$WORK/logs/sliced/jobids")
   kill -TERM $pid
   wait $pid) >/dev/null 2>&1 || true
 check "slice 0 left a partial file and its journal" test -e "$WORK/run/sliced.slice-0-of-2.h5.journal"
-echo "2026-01-01T00:00:00Z job ${array}_0 end attempt 0 slice 0/2: exit 3 (a file could not be read or written)" \
-  >>"$WORK/logs/sliced/history"
+{
+  echo "2026-01-01T00:00:00Z job ${array}_0 start attempt 0 slice 0/2: mpirun -np 2"
+  echo "2026-01-01T00:00:09Z job ${array}_0 end attempt 0 slice 0/2: exit 3 (a file could not be read or written)"
+} >>"$WORK/logs/sliced/history"
 echo "777 sweep 1 1" >>"$WORK/logs/sliced/jobids"
 echo "777" >"$WORK/queued"
 : >"$WORK/sbatch.log"
@@ -183,4 +186,19 @@ if [ -n "$cmd" ]; then
     grep -q "FS_SLICE_INDEX=0" "$WORK/sbatch.log"
   check "and a merge job after it" grep -q "FS_MODE=merge.*--dependency=afterany:" "$WORK/sbatch.log"
 fi
+
+section "merge: the array's tasks never ran their script (Slurm ended them first)"
+submit lost --slices 2 sweep.toml lost.h5
+: >"$WORK/queued"
+: >"$WORK/sbatch.log"
+rc=0
+job lost FS_MODE=merge FS_ATTEMPT=0
+wait "$JOB_PID" || rc=$?
+sed 's/^/    | /' "$WORK/logs/lost/history"
+check "the merge waits (exit 75, got $rc)" test "$rc" -eq 75
+for i in 0 1; do
+  check "slice $i is submitted again" grep -q "FS_SLICE_INDEX=$i," "$WORK/sbatch.log"
+done
+check "the merge resubmits itself after them" grep -q "FS_MODE=merge.*afterany:[0-9]*:[0-9]*" \
+  "$WORK/sbatch.log"
 finish

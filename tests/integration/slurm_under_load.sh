@@ -18,7 +18,9 @@ FAULTSWEEP_SOURCE_DIR=$(realpath "$FAULTSWEEP_SOURCE_DIR")
 export FAULTSWEEP_BIN FAULTSWEEP_SOURCE_DIR
 runs=${1:-5}
 # The sweeps take longer under load: more room than the 420 s of a plain run.
-export FS_SLURM_TEST_LIMIT_S=${FS_SLURM_TEST_LIMIT_S:-900}
+export FS_SLURM_TEST_LIMIT_S=${FS_SLURM_TEST_LIMIT_S:-1200}
+# Under load Slurm may take most of a minute to start a batch script: 2-minute walltimes.
+export FS_SLURM_TEST_TIME=${FS_SLURM_TEST_TIME:-2}
 loops=${FS_LOAD_LOOPS:-$(nproc)}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$(mktemp -d "${TMPDIR:-/tmp}/faultsweep-load.XXXXXX")
