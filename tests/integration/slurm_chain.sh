@@ -129,8 +129,10 @@ stopped_case early_dfl slowstart-dfl start
 check "early_dfl: the launcher's death by the signal counts as stopped" \
   grep -q "counts as stopped.*nothing was written" "$WORK/logs/early_dfl/history"
 stopped_case early slowstart start
-check "early: the stop reached the sweep (exit 75, not a death)" \
-  grep -q "end attempt 0: exit 75 " "$WORK/logs/early/history"
+# mpirun, started with USR1 ignored, usually forwards the repeated signal to the ranks (exit 75);
+# under load the signal can still reach a rank in its exec (exit 138): either way a stop.
+check "early: the job's end counts as a stop (exit 75, or the launcher's death after the request)" \
+  grep -q -e "end attempt 0: exit 75 " -e "counts as stopped" "$WORK/logs/early/history"
 stopped_case teardown teardown run
 check "teardown: no signal reached mpirun in its tear-down (exit 75)" \
   grep -q "end attempt 0: exit 75 " "$WORK/logs/teardown/history"
