@@ -23,6 +23,7 @@
 #include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/signals.hpp"
+#include "faultsweep/sweep/stop_marker.hpp"
 #include "faultsweep/sweep/store.hpp"
 #include "faultsweep/sweep/warnings.hpp"
 #include "resume.hpp"
@@ -161,6 +162,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
         journal = Journal::create(journal_path, job->file, job->text,
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
+      remove_stop_marker(out);  // an earlier run's: this one holds the journal, and no stop yet
       if (job->record.what != 0 && plan.exit_code < 0)
         records.emplace(open_record_output(*job, out, !opt.resume, std::move(file_records), table));
     } catch (const InputError& e) {
@@ -191,6 +193,7 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
       coordinate(*job, world, table, *journal, !opt.quiet,
                  slice.whole() ? std::vector<char>{} : slice_tasks(*job, slice),
                  records ? &*records : nullptr);
+  if (outcome.status == CoordinatorOutcome::interrupted) write_stop_marker(out, stop_signal());
   int code = kExitOk;
   try {
     try {

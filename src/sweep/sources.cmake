@@ -20,6 +20,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/resume.cpp
   src/sweep/load_on_ranks.cpp
   src/sweep/signals.cpp
+  src/sweep/stop_marker.cpp
   src/sweep/inspect.cpp
   src/sweep/plan.cpp
   src/sweep/provenance.cpp
