@@ -4,7 +4,6 @@ units chosen by the span, the window and node-range options, and a 2,000-job cha
 few collections rather than one patch per job."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pandas as pd
@@ -155,18 +154,15 @@ def big_case(n_jobs=2000, nodes=64, seed=1):
 
 def test_2000_jobs_are_a_few_collections_with_thinned_labels(tmp_path):
     r = big_case()
-    t = time.perf_counter()
     fig = gantt_figure(r, title="2,000 jobs")
     from faultsweep_analysis.gantt import _save
 
     _save(fig, tmp_path / "big.png")
-    elapsed = time.perf_counter() - t
     ax = fig.axes[0]
     assert len(ax.patches) == 0  # no patch per job
     boxes = sum(len(c.get_paths()) for c in ax.collections if isinstance(c, PolyCollection))
     assert boxes == 2000
     assert len(ax.texts) <= 400
-    assert elapsed < 60  # measured a few seconds; the bound only catches a return to patches
     # A day's window: the boxes are wide enough to carry their ids, and only those get one.
     day = gantt_figure(r, window=(86400.0, 2 * 86400.0))
     assert 20 < len(day.axes[0].texts) <= 400

@@ -14,7 +14,10 @@ JOBS=("${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}")
 [ -n "${FS_STOP_JOB:-}" ] || JOBS+=("$SRC/tests/data/jobs/stop_python.toml")
 TRIALS=${FS_STOP_TRIALS:-8}
 SEED=${FS_STOP_SEED:-$RANDOM}
-LIMIT_S=${FS_STOP_LIMIT_S:-2}
+# A stop that takes longer than LIMIT_S fails the test (a hang, not a slow machine); the aim is
+# 2 s (AIM_S), and the summary says how many stops took longer.
+LIMIT_S=${FS_STOP_LIMIT_S:-5}
+AIM_S=2
 RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
 
@@ -149,6 +152,8 @@ for JOB in "${JOBS[@]}"; do
         if (NR == 0) { printf "%d rank(s): no stopped run\n", np; exit }
         printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
           t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
+    printf '%s\n' "${TIMES[@]}" | awk -v np="$np" -v aim="$AIM_S" '$1 == np { n++; if ($2 > aim) k++ }
+      END { if (n) printf "%d rank(s): %d of %d stops took more than the aim of %s s\n", np, k, n, aim }'
   done
   [ "$RESUMED" -ne 0 ] && pass "$TAG: a stopped run was resumed and compared" ||
     fail "$TAG: no trial stopped a run (all finished first): nothing resumed"
