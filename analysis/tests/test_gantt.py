@@ -4,7 +4,6 @@ units chosen by the span, the window and node-range options, and a 2,000-job cha
 few collections rather than one patch per job."""
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 import pytest
