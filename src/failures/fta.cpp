@@ -118,6 +118,7 @@ class NodeIds {
   // A name that several nodes share gets their node_id (and platform_id, if that is not enough),
   // so that every label names one node.
   void make_labels_unique(TraceLog& log) const {
+    if (keys_.size() != log.node_names.size()) return;  // nodes by name: no node_id column
     std::map<std::string, int> uses;
     for (const std::string& n : log.node_names) ++uses[n];
     std::map<std::pair<std::string, std::int64_t>, int> id_uses;  // (name, node_id)

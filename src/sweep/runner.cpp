@@ -26,8 +26,8 @@
 #include "faultsweep/sweep/stop_marker.hpp"
 #include "faultsweep/sweep/store.hpp"
 #include "faultsweep/sweep/warnings.hpp"
-#include "resume.hpp"
 #include "load_on_ranks.hpp"
+#include "resume.hpp"
 
 namespace faultsweep::sweep {
 namespace fs = std::filesystem;
