@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cd build
-ctest --output-on-failure --timeout 1200
+# Three at a time on 2 cores (tests/CMakeLists.txt says why, and which start first).
+ctest --output-on-failure --timeout 1200 -j3
