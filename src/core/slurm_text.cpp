@@ -65,7 +65,10 @@ std::optional<double> parse_utc_offset(std::string_view t) {
   std::size_t pos = 1;
   std::int64_t h = 0, m = 0;
   if (!digits(t, pos, 2, h)) return std::nullopt;
-  if (pos < t.size() && (!expect(t, pos, ':') || !digits(t, pos, 2, m))) return std::nullopt;
+  // "+01", "+01:00" or strftime's %z form "+0100".
+  const bool colon = pos < t.size() && t[pos] == ':';
+  if (colon) ++pos;
+  if ((colon || pos < t.size()) && !digits(t, pos, 2, m)) return std::nullopt;
   if (pos != t.size() || h > 14 || m > 59) return std::nullopt;
   return sign * static_cast<double>(h * 3600 + m * 60);
 }
@@ -83,8 +86,16 @@ std::optional<double> parse_time(std::string_view s, double utc_offset_s) {
   if (pos >= s.size() || (s[pos] != 'T' && s[pos] != ' ')) return std::nullopt;
   ++pos;
   if (!digits(s, pos, 2, h) || !expect(s, pos, ':') || !digits(s, pos, 2, mi) ||
-      !expect(s, pos, ':') || !digits(s, pos, 2, se) || pos != s.size())
+      !expect(s, pos, ':') || !digits(s, pos, 2, se))
     return std::nullopt;
+  // A zone printed with the time (SLURM_TIME_FORMAT="%FT%T%z": "+0100"; or "Z", "+01:00") is
+  // that time's own offset and wins over the reader's utc_offset, so a dump across a
+  // daylight-saving change reads right.
+  if (pos != s.size()) {
+    const auto own = parse_utc_offset(s.substr(pos));
+    if (!own || (s[pos] != 'Z' && s[pos] != '+' && s[pos] != '-')) return std::nullopt;
+    utc_offset_s = *own;
+  }
   if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 ||
       se > 59)
     return std::nullopt;

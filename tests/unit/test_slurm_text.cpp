@@ -17,10 +17,19 @@ TEST_CASE("Slurm times: ISO local time at a UTC offset; Unknown and None are no 
   CHECK(*parse_time("2026-11-02T08:00:00", 0) - *parse_time("2026-11-02T08:00:00", 7200) == 7200);
   CHECK(*parse_time("2024-02-29T23:59:59", 0) - *parse_time("2024-02-28T00:00:00", 0) ==
         2 * 86400 - 1);
-  for (const char* bad : {"2026-02-30T00:00:00", "2026-11-02T24:00:00", "2026-11-02", "Unknown",
-                          "2026-11-02T08:00", "2026-11-02T08:00:00Z", "26-11-02T08:00:00"})
+  for (const char* bad :
+       {"2026-02-30T00:00:00", "2026-11-02T24:00:00", "2026-11-02", "Unknown", "2026-11-02T08:00",
+        "2026-11-02T08:00:00 +0100", "26-11-02T08:00:00", "2026-11-02T08:00:00+01:0",
+        "2026-11-02T08:00:00CET", "2026-11-02T08:00:00UTC"})
     CHECK_FALSE(parse_time(bad, 0).has_value());
   for (const char* none : {"Unknown", "None", "", "unknown"}) CHECK(is_no_time(none));
+  // A zone printed with the time is that time's own and wins over the reader's offset: the two
+  // sides of Europe's autumn change (CEST +0200, then CET +0100) read one hour apart, not two.
+  CHECK(*parse_time("2026-11-02T08:00:00Z", 7200) == *parse_time("2026-11-02T08:00:00", 0));
+  CHECK(*parse_time("2026-11-02T09:00:00+0100", 0) == *parse_time("2026-11-02T08:00:00", 0));
+  CHECK(*parse_time("2026-11-02T03:00:00-05:00", 0) == *parse_time("2026-11-02T08:00:00", 0));
+  CHECK(*parse_time("2026-10-25T02:30:00+0100", 0) - *parse_time("2026-10-25T02:30:00+0200", 0) ==
+        3600);
   CHECK_FALSE(is_no_time("2026-11-02T08:00:00"));
 }
 
@@ -30,7 +39,8 @@ TEST_CASE("Slurm UTC offsets", "[slurm_text]") {
   CHECK(parse_utc_offset("+02:00") == 7200);
   CHECK(parse_utc_offset("-05:30") == -(5 * 3600 + 1800));
   CHECK(parse_utc_offset("UTC+01") == 3600);
-  for (const char* bad : {"CET", "+2", "+25:00", "02:00", "+02:60"})
+  CHECK(parse_utc_offset("+0130") == 5400);
+  for (const char* bad : {"CET", "+2", "+25:00", "02:00", "+02:60", "+013", "+01:"})
     CHECK_FALSE(parse_utc_offset(bad).has_value());
 }
 

@@ -16,16 +16,17 @@
 
 namespace faultsweep::slurm {
 
-// "UTC", "Z", "+HH:MM", "-HH:MM", "+HH" (also "UTC+02:00"): the offset from UTC of the times
-// in a dump, in seconds east; nullopt if the text is none of these.
+// "UTC", "Z", "+HH:MM", "-HH:MM", "+HHMM", "+HH" (also "UTC+02:00"): the offset from UTC of the
+// times in a dump, in seconds east; nullopt if the text is none of these.
 std::optional<double> parse_utc_offset(std::string_view text);
 
 // True for the texts Slurm prints where it has no time: "Unknown", "None", "" (any case).
 bool is_no_time(std::string_view text);
 
 // Seconds since 1970-01-01 00:00 UTC of "YYYY-MM-DDTHH:MM:SS" (a blank instead of the 'T' is
-// accepted) at `utc_offset_s`; nullopt if the text is not such a time or names no real date or
-// time (Feb 30, hour 24, years outside 1900 .. 9999).
+// accepted) at `utc_offset_s`, or at the time's own zone when one follows it ("Z", "+01:00",
+// "+0100" as SLURM_TIME_FORMAT="%FT%T%z" prints it); nullopt if the text is not such a time or
+// names no real date or time (Feb 30, hour 24, years outside 1900 .. 9999).
 std::optional<double> parse_time(std::string_view text, double utc_offset_s);
 
 struct Duration {
