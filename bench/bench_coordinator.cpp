@@ -14,6 +14,9 @@
 //
 // Usage: bench_coordinator [TASKS_PER_RANK=100] [LATENCY_US=1000] [CV=1] [MESSAGE_US]
 // (MESSAGE_US replaces the measured fixed cost of a message, e.g. 5 for a network between nodes)
+//        bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US=1000] [CV=0]
+// prints the model's efficiency (%) of one sweep of TASKS tasks of mean TASK_S seconds on RANKS
+// ranks, to set beside a measured run (bench/coordinator_ranks.sh).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,6 +30,7 @@
 #include <deque>
 #include <filesystem>
 #include <queue>
+#include <string_view>
 #include <vector>
 
 #include "faultsweep/dist/distribution.hpp"
@@ -235,6 +239,21 @@ double sliced_efficiency(const std::vector<double>& dur, int ranks, int slices, 
 
 int main(int argc, char** argv) {
   mpi::environment env;
+  if (argc > 1 && std::string_view(argv[1]) == "--predict") {
+    if (argc < 5) {
+      std::fprintf(stderr,
+                   "usage: bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US] [CV]\n");
+      return 2;
+    }
+    const int ranks = std::atoi(argv[2]);
+    const double task_s = std::atof(argv[3]);
+    const auto tasks = static_cast<std::size_t>(std::atof(argv[4]));
+    const double lat = (argc > 5 ? std::atof(argv[5]) : 1000) * 1e-6;
+    const double cv = argc > 6 ? std::atof(argv[6]) : 0.0;
+    const ModelResult r = simulate(durations(tasks, task_s, cv, 42), ranks, measure(2), lat);
+    std::printf("%.2f\n", 100 * r.efficiency);
+    return 0;
+  }
   const double per_rank = argc > 1 ? std::atof(argv[1]) : 100;
   const double latency_s = (argc > 2 ? std::atof(argv[2]) : 1000) * 1e-6;
   const double cv = argc > 3 ? std::atof(argv[3]) : 1.0;

@@ -208,4 +208,20 @@ check "the merged file keeps the notice once" \
 check "and recomputes the flag line over the merged replicas" \
   grep -q "failures_truncated = 1 in 2 of 2" "$WORK/merged_inspect.out"
 
+section "synthetic: a sleep costs wall time, not CPU, and leaves the draws as they were"
+printf '[sweep]\nmodel = "synthetic"\nreplicas = 4\n[params]\nwork = "1ms"\n' >"$WORK/nosleep.toml"
+printf '[sweep]\nmodel = "synthetic"\nreplicas = 4\n[params]\nwork = "1ms"\nsleep = "0.3s"\n' \
+  >"$WORK/sleep.toml"
+run_fs nosleep run "$WORK/nosleep.toml" --out "$WORK/nosleep.h5" -q
+t0=$(date +%s%N)
+TIMEFORMAT='%U %S'
+{ time "$FS" run "$WORK/sleep.toml" --out "$WORK/sleep.h5" -q >"$WORK/sleep.out" 2>"$WORK/sleep.err"; } \
+  2>"$WORK/sleep.time" || true
+wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+same_results "the sleeping job's draws equal the job without sleep" "$WORK/nosleep.h5" "$WORK/sleep.h5"
+check "4 replicas x 0.3 s of sleep take >= 1.2 s of wall time (took ${wall_ms} ms)" \
+  test "$wall_ms" -ge 1200
+check "and the sleep is not CPU time ($(cat "$WORK/sleep.time" 2>/dev/null) s user, system)" \
+  awk '{ exit !($1 + $2 < 1.0) }' "$WORK/sleep.time"
+
 finish
