@@ -15,6 +15,7 @@ launcher=()
 [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 mkdir -p "$B"
 CC=clang CXX=clang++ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DFAULTSWEEP_FUZZ=ON -DFAULTSWEEP_BUILD_TESTS=OFF -DFAULTSWEEP_BUILD_BENCH=OFF \
   "${launcher[@]}" >"$B/cmake-configure.log" 2>&1 || { tail -30 "$B/cmake-configure.log"; exit 1; }
 cmake --build "$B" -j"${FUZZ_BUILD_JOBS:-2}" --target fuzz_targets_all 2>&1 | tail -5

@@ -25,7 +25,8 @@ export LSAN_OPTIONS="suppressions=$ROOT/scripts/lsan.supp:print_suppressions=0:f
 export OMPI_MCA_mca_base_component_disable_dlclose=1
 t0=$(date +%s)
 mkdir -p "$B"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFAULTSWEEP_SANITIZE=ON \
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DFAULTSWEEP_SANITIZE=ON \
   -DFAULTSWEEP_BUILD_BENCH=OFF "${launcher[@]}" >"$B/cmake-configure.log" 2>&1 || { tail -30 "$B/cmake-configure.log"; exit 1; }
 cmake --build "$B" -j"${ASAN_BUILD_JOBS:-2}" --target faultsweep faultsweep_tests 2>&1 | tail -3
 t1=$(date +%s)
