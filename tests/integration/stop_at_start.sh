@@ -3,7 +3,8 @@
 # been executed (before that no program can have a handler), a storm of SIGUSR1 -- one every
 # millisecond to a single process, one every 20 ms to mpirun, which forwards each to ranks that
 # may be loading their libraries or in MPI_Init. Every run must end in exit 75 (stopped) or 0,
-# never by a signal (exit 138 from the shell or mpirun). FS_START_TRIALS trials per rank count
+# never by a signal (exit 138 from the shell or mpirun) -- except mpirun itself hit in its
+# tear-down after its ranks exited 75 (it says so), which is counted and reported. FS_START_TRIALS trials per rank count
 # (default 6).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -55,18 +56,30 @@ storm() {
   fi
   sleep 0.002
   # 1 rank: until the process ends. Through mpirun: until every rank has its handler (the
-  # start-up is what this test is about), at least 3 signals: once the ranks are gone, mpirun
-  # tears down with the default action back, and a signal then would end it as it would any
-  # program.
+  # start-up is what this test is about), at least 3 signals, and never once the stop is taken
+  # (rank 0 writes OUT.stopping) or a rank has ended: mpirun then heads for its tear-down with
+  # the default action back, and a signal would end it as it would any program (the Slurm
+  # scripts stop sending at the same marker).
   local n=0
   while kill -0 "$BG_PID" 2>/dev/null; do
-    if [ "$np" -gt 1 ] && [ "$n" -ge 3 ] && ranks_caught "$BG_PID" "$np"; then break; fi
+    if [ "$np" -gt 1 ]; then
+      [ -e "$WORK/$label.h5.stopping" ] && break
+      [ "$n" -gt 0 ] && ! ranks_started "$BG_PID" "$np" && break
+      [ "$n" -ge 3 ] && ranks_caught "$BG_PID" "$np" && break
+    fi
     { [ "$np" -eq 1 ] || caught "$BG_PID"; } && kill -USR1 "$BG_PID" 2>/dev/null && n=$((n + 1))
     sleep "$period"
   done
   wait_rc "$BG_PID"
   if [ "$RC" -eq 75 ] || [ "$RC" -eq 0 ]; then
     pass "$label: $n signals from the start: exit $RC"
+  elif [ "$np" -gt 1 ] && [ "$RC" -eq 138 ] && grep -q "Exit code: *75" "$WORK/$label.err"; then
+    # mpirun reports a rank's exit 75 and then died of a signal: the signal reached it in its
+    # tear-down, after the ranks had stopped (a rank that stops before MPI starts exits at once
+    # and writes no marker, so no sender can always tell in time). The ranks did what they must.
+    pass "$label: $n signals from the start: the ranks exited 75; mpirun, in its tear-down, was" \
+      "ended by the last signal (exit 138)"
+    TEARDOWN=$((TEARDOWN + 1))
   else
     fail "$label: $n signals from the start: exit $RC, expected 75 or 0 (never a signal)"
     tail -3 "$WORK/$label.err" | sed 's/^/    | /'
@@ -78,6 +91,8 @@ section "1 rank: SIGUSR1 every millisecond from the moment it runs faultsweep"
 for i in $(seq 1 "$TRIALS"); do storm "one$i" 1 0.001; done
 
 section "2 ranks: SIGUSR1 to mpirun every 20 ms once the ranks run faultsweep (forwarded to them)"
+TEARDOWN=0
 for i in $(seq 1 "$TRIALS"); do storm "two$i" 2 0.02; done
+echo "mpirun ended by a signal in its tear-down, after its ranks exited 75: $TEARDOWN of $TRIALS"
 
 finish
