@@ -9,26 +9,20 @@
 
 Deterministic (a fixed seed): the same arguments give the same bytes.
 """
+import os
 import random
 import sys
-import time
+
+# Slurm's text forms of times and durations, as the test fixtures write them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "data", "slurm"))
+from make_example import hms, stamp  # noqa: E402
 
 HEADER = ("JobID|JobIDRaw|Submit|Eligible|Start|End|Elapsed|Timelimit|NNodes|NCPUS|"
           "AllocTRES|State|Partition")
 STATES = ["COMPLETED"] * 80 + ["FAILED"] * 8 + ["TIMEOUT"] * 5 + ["CANCELLED by 1000"] * 4 + [
     "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED"]
 T0 = 1793606400  # 2026-11-02T08:00:00 UTC
-
-
-def stamp(t):
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t))
-
-
-def hms(s):
-    d, s = divmod(int(s), 86400)
-    h, s = divmod(s, 3600)
-    m, s = divmod(s, 60)
-    return f"{d}-{h:02}:{m:02}:{s:02}" if d else f"{h:02}:{m:02}:{s:02}"
 
 
 def jobs(n):

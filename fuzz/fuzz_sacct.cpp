@@ -7,6 +7,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/workload/sacct.hpp"
+#include "usable_workload.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace faultsweep::workload;
@@ -23,13 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const SacctWorkload d = parse_sacct(bytes, "fuzz.txt", o);
     const Workload& w = d.workload;
-    double last = 0;
-    for (const Job& j : w.jobs) {
-      if (!(j.runtime_s > 0) || !(j.estimate_s >= j.runtime_s) || j.size < 1 ||
-          j.size > w.machine_nodes || !(j.submit_s >= last))
-        __builtin_trap();
-      last = j.submit_s;
-    }
+    faultsweep::fuzz::require_usable(w);
     if (d.stats.jobs != static_cast<std::int64_t>(w.jobs.size()) || d.stats.summary().empty())
       __builtin_trap();
   } catch (const faultsweep::InputError&) {

@@ -7,6 +7,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/workload/swf.hpp"
+#include "usable_workload.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace faultsweep::workload;
@@ -21,14 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.machine_nodes = choice & 16 ? 64 : 0;
   try {
     const Workload w = parse_swf(bytes, "fuzz.swf", o);
-    // What the simulator relies on (workload/job.hpp).
-    double last = 0;
-    for (const Job& j : w.jobs) {
-      if (!(j.runtime_s > 0) || !(j.estimate_s >= j.runtime_s) || j.size < 1 ||
-          j.size > w.machine_nodes || !(j.submit_s >= last))
-        __builtin_trap();
-      last = j.submit_s;
-    }
+    faultsweep::fuzz::require_usable(w);
     if (w.stats.jobs != static_cast<std::int64_t>(w.jobs.size()) || w.stats.summary().empty())
       __builtin_trap();
   } catch (const faultsweep::InputError&) {

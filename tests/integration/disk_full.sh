@@ -8,14 +8,11 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MNT="$WORK/small"
-mkdir -p "$MNT"
-if ! mount -t tmpfs -o size=256k tmpfs "$MNT" 2>"$WORK/mount.err"; then
+if ! mount_tmpfs "$MNT" size=256k; then
   skip "cannot mount a tmpfs here ($(head -1 "$WORK/mount.err")): the disk-full test needs root"
   finish
   exit 0
 fi
-cleanup_mount() { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true; }
-trap 'cleanup_mount; fs_cleanup' EXIT
 
 # 40,000 points x 1 replica: the journal (28 bytes a task, about 1.1 MB) does not fit in 256 kB.
 job() {

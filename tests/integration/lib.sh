@@ -17,12 +17,23 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/faultsweep-it.XXXXXX")
 FS_PASSED=0
 FS_FAILED=0
 FS_BG_PIDS=()
+FS_MOUNTS=()
 
 fs_cleanup() {
-  local sid
-  # Only what this script started: the sessions of its background commands.
+  local sid m
+  # Only what this script started: the sessions of its background commands, its mounts.
   for sid in "${FS_BG_PIDS[@]}"; do kill_session "$sid"; done
+  for m in "${FS_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
   rm -rf "$WORK"
+}
+
+# mount_tmpfs DIR OPTIONS: a tmpfs on DIR (made if missing; e.g. OPTIONS "size=16k" for a disk
+# that fills up, "ro,size=64k" for a read-only one), unmounted on exit. False, with the reason
+# in $WORK/mount.err, where mounting is not permitted (not root): the caller skips.
+mount_tmpfs() {
+  mkdir -p "$1"
+  mount -t tmpfs -o "$2" tmpfs "$1" 2>"$WORK/mount.err" || return 1
+  FS_MOUNTS+=("$1")
 }
 trap fs_cleanup EXIT
 

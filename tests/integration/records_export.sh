@@ -59,13 +59,11 @@ expect_rc "an existing file" 2 exists
 
 section "full disk and read-only file system"
 MNT="$WORK/small"
-mkdir -p "$MNT"
-if ! mount -t tmpfs -o size=16k tmpfs "$MNT" 2>"$WORK/mount.err"; then
+if ! mount_tmpfs "$MNT" size=16k; then
   skip "cannot mount a tmpfs here ($(head -1 "$WORK/mount.err")): needs root"
   finish
   exit 0
 fi
-trap 'umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true; fs_cleanup' EXIT
 cat /dev/zero >"$MNT/filler" 2>/dev/null || true  # not a byte left
 run_fs diskfull "${exp[@]}" --format swf --out "$MNT/out.swf"
 expect_rc "a full disk" 3 diskfull

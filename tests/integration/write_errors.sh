@@ -60,9 +60,7 @@ check "merge: the message says why" grep -q "No such file or directory" "$WORK/m
 
 section "files into a read-only folder (a read-only tmpfs: root ignores file modes)"
 RO="$WORK/ro"
-mkdir -p "$RO"
-if mount -t tmpfs -o ro,size=64k tmpfs "$RO" 2>"$WORK/mount.err"; then
-  trap 'umount "$RO" 2>/dev/null || umount -l "$RO" 2>/dev/null || true; fs_cleanup' EXIT
+if mount_tmpfs "$RO" ro,size=64k; then
   run_fs fit_ro fit log.csv --format csv --out "$RO/fit.h5"
   expect_rc "fit --out in a read-only folder" 3 fit_ro
   check "fit: one line naming the file and 'Read-only file system'" \
@@ -75,12 +73,11 @@ if mount -t tmpfs -o ro,size=64k tmpfs "$RO" 2>"$WORK/mount.err"; then
   check "run --out in a read-only folder fails (exit $RC)" test "$RC" -ne 0
   check "run: the reason" grep -q "Read-only file system" "$WORK/run_ro.err"
   check "nothing was created" test -z "$(ls -A "$RO")"
-  umount "$RO"
   section "standard output into a file on a full disk (a 64 kB tmpfs)"
-  mount -t tmpfs -o size=64k tmpfs "$RO"
-  dd if=/dev/zero of="$RO/filler" bs=4k count=64 2>/dev/null || true
+  mount_tmpfs "$WORK/full" size=64k
+  dd if=/dev/zero of="$WORK/full/filler" bs=4k count=64 2>/dev/null || true
   RC=0
-  "$FS" models cluster --markdown >"$RO/reference.md" 2>"$WORK/disk_full.err" || RC=$?
+  "$FS" models cluster --markdown >"$WORK/full/reference.md" 2>"$WORK/disk_full.err" || RC=$?
   expect_rc "models --markdown into a full disk" 3 disk_full
   one_line disk_full "No space left on device"
 else
