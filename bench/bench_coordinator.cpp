@@ -210,10 +210,12 @@ ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, 
 std::vector<double> durations(std::size_t n, double mean_s, double cv, std::uint64_t seed) {
   // The project's own streams and distributions (DESIGN §4), so the model reproduces anywhere.
   faultsweep::Engine rng = faultsweep::make_stream(seed, 0, faultsweep::Purpose::runtimes, "bench");
-  const double s2 = std::log(1 + cv * cv);
-  const auto d = faultsweep::dist::Dist::lognormal(std::log(mean_s) - 0.5 * s2, std::sqrt(s2));
-  std::vector<double> v(n);
-  for (auto& x : v) x = cv > 0 ? d.sample(rng) : mean_s;
+  std::vector<double> v(n, mean_s);
+  if (cv > 0) {
+    const double s2 = std::log(1 + cv * cv);
+    const auto d = faultsweep::dist::Dist::lognormal(std::log(mean_s) - 0.5 * s2, std::sqrt(s2));
+    for (auto& x : v) x = d.sample(rng);
+  }
   std::sort(v.begin(), v.end(), std::greater<>());
   return v;
 }
