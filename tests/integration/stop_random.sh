@@ -25,6 +25,12 @@ now() { date +%s.%N; }
 RANK_NAME=$(basename "$FS" | cut -c1-15)  # the ranks' process name (pgrep -x)
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
+# ranks_with_handler SID SIG: how many ranks of the session have a handler for SIG.
+ranks_with_handler() {
+  local n=0 pid
+  for pid in $(pgrep -s "$1" -x "$RANK_NAME" || true); do caught "$pid" "$2" && n=$((n + 1)); done
+  echo "$n"
+}
 # caught PID SIG: true once the process has a handler for SIG (its first instruction in main).
 caught() {
   local mask
@@ -60,6 +66,15 @@ for JOB in "${JOBS[@]}"; do
     # A signal before the program's first instruction ends any program: start the clock once the
     # launched process (faultsweep or mpirun) has its handler.
     while ! caught "$BG_PID" "$num" && kill -0 "$BG_PID" 2>/dev/null; do sleep 0.002; done
+    # Through mpirun, which forwards the signal to every rank it has started: the same holds for
+    # each rank (one still being loaded would die of it, as any program would), so the clock
+    # starts once every rank has its handler -- its first instruction; MPI_Init and the job's
+    # loading come after, and are in the window. (stop_at_start.sh storms the start itself.)
+    if [ "$how" = usr1-mpirun ]; then
+      while [ "$(ranks_with_handler "$BG_PID" "$num")" -lt "$np" ] && kill -0 "$BG_PID" 2>/dev/null; do
+        sleep 0.002
+      done
+    fi
     sleep "$delay"
     local t_sig
     t_sig=$(now)
