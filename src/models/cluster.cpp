@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include <fmt/format.h>
 
@@ -323,22 +321,17 @@ std::vector<InputReading> ClusterModel::input_readings(
 
 double ClusterModel::cost(const Params& p, const std::filesystem::path&) const {
   // Jobs simulated (the trace's length is not read here: only the order of costs matters), times
-  // what a job costs. The reliability-aware choices score the free nodes at each start (ra, ras,
-  // ljras: refits and window sums; ra_opt: a quadrature per size): 14-33x round robin's cost a
-  // job at 10,000 nodes (bench/README.md), growing with the machine. Without that factor their
-  // tasks ran last and one rank finished a sweep alone.
+  // what a job costs. The reliability-aware choices (policy::uses_reliability_model) score the
+  // free nodes at each start: 14-33x round robin's cost a job at 10,000 nodes (bench/README.md),
+  // growing with the machine. Without that factor their tasks ran last and one rank finished a
+  // sweep alone.
   const Params w = p.sub("workload");
   const double jobs = w.has("max_jobs") ? static_cast<double>(w.integer("max_jobs"))
                       : w.has("jobs")   ? static_cast<double>(w.integer("jobs"))
                                         : 1e5;
-  const auto named = [&](const char* key, std::initializer_list<std::string_view> names) {
-    if (policy::names_python(p, key)) return false;
-    const std::string v = p.str(key);
-    return std::find(names.begin(), names.end(), v) != names.end();
-  };
-  const bool scores_nodes =
-      named("allocator", {"ra", "ras", "ljras"}) || named("moldable_size", {"ra_opt"});
-  return jobs * (scores_nodes ? 1 + static_cast<double>(p.integer("nodes")) / 400 : 1.0);
+  return jobs * (policy::uses_reliability_model(p)
+                     ? 1 + static_cast<double>(p.integer("nodes")) / 400
+                     : 1.0);
 }
 
 double ClusterModel::record_jobs(const Params& p, const std::filesystem::path& base_dir) const {
