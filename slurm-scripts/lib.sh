@@ -29,10 +29,15 @@ fs_load_site() {
   fi
 }
 
-# fs_common_opts EXPORTS: the sbatch options every job of the sweep gets (into the array
-# FS_OPTS); EXPORTS are extra VAR=value pairs for the job's environment (comma-separated).
+# fs_common_opts VAR=value...: the sbatch options every job of the sweep gets (into the array
+# FS_OPTS) and the variables its environment gets on top of the submitting one (into FS_ENV,
+# which the submit functions below put in sbatch's environment). They go to sbatch in its environment with --export=ALL, not as
+# --export=ALL,VAR=value: given a list, Slurm also loads the user's login environment on the
+# node (`su - USER`) before the script starts, which costs every job of a chain that login's
+# time (61 s on a machine whose profile is slow) out of its walltime.
 fs_common_opts() {
-  FS_OPTS=(--parsable --chdir="$FS_WORKDIR" --export="ALL,FS_LOGDIR=$FS_LOGDIR,$1")
+  FS_ENV=("FS_LOGDIR=$FS_LOGDIR" "$@")
+  FS_OPTS=(--parsable --chdir="$FS_WORKDIR" --export=ALL)
   [ -n "$FS_PARTITION" ] && FS_OPTS+=(--partition="$FS_PARTITION")
   [ -n "$FS_ACCOUNT" ] && FS_OPTS+=(--account="$FS_ACCOUNT")
   [ -n "$FS_QOS" ] && FS_OPTS+=(--qos="$FS_QOS")
@@ -46,7 +51,8 @@ fs_common_opts() {
 # launcher); the chain ends at the second. Prints the job id.
 fs_submit_sweep() {
   local attempt=$1 slice=$2 dep=$3 fails=${4:-0} id kind=sweep
-  fs_common_opts "FS_ATTEMPT=$attempt,FS_SLICE_INDEX=$slice,FS_FAILS=$fails"
+  # FS_MODE explicitly: a merge job that resubmits a slice must not hand on its own mode.
+  fs_common_opts FS_MODE=sweep "FS_ATTEMPT=$attempt" "FS_SLICE_INDEX=$slice" "FS_FAILS=$fails"
   FS_OPTS+=(--job-name="fs-$FS_NAME" --ntasks="$FS_NTASKS" --time="$FS_TIME"
     --signal=B:USR1@"$FS_SIGNAL_LEAD" --open-mode=append)
   [ -n "$FS_NODES" ] && FS_OPTS+=(--nodes="$FS_NODES")
@@ -57,7 +63,7 @@ fs_submit_sweep() {
   else
     FS_OPTS+=(--output="$FS_LOGDIR/%x-%j.out")
   fi
-  id=$(sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
+  id=$(env "${FS_ENV[@]}" sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
   id=${id%%;*}
   echo "$id $kind $attempt ${slice:--}" >>"$FS_LOGDIR/jobids"
   echo "$id"
@@ -67,11 +73,11 @@ fs_submit_sweep() {
 # (DEPENDENCY "": at once).
 fs_submit_merge() {
   local attempt=$1 dep=$2 id
-  fs_common_opts "FS_ATTEMPT=$attempt,FS_MODE=merge"
+  fs_common_opts "FS_ATTEMPT=$attempt" "FS_MODE=merge"
   FS_OPTS+=(--job-name="fs-$FS_NAME-merge" --ntasks=1 --time=00:30:00
     --output="$FS_LOGDIR/%x-%j.out" --open-mode=append)
   [ -n "$dep" ] && FS_OPTS+=(--dependency="$dep")
-  id=$(sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
+  id=$(env "${FS_ENV[@]}" sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
   id=${id%%;*}
   echo "$id merge $attempt -" >>"$FS_LOGDIR/jobids"
   echo "$id"

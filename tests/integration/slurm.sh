@@ -19,9 +19,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/slurm_cluster.sh"
 SCRIPTS="$SRC/slurm-scripts"
 LIMIT_S=${FS_SLURM_TEST_LIMIT_S:-720}  # how long the sweeps may take in all
-# FS_SLURM_TEST_TIME: the jobs' walltime in minutes (default 2). Slurm may take half a minute or
-# more to start a batch script (seen here: 38 s), and the walltime counts from the allocation: a
-# job of 1 minute then had about 20 s to work and was ended by the limit before the stop signal.
+# FS_SLURM_TEST_TIME: the jobs' walltime in minutes (default 2). Slurm sends the stop signal up
+# to a minute earlier than asked (its event loop's resolution), so a 1-minute job may be told to
+# stop as it starts.
 
 if [ "$(id -u)" -ne 0 ]; then
   skip "slurm: needs root (it starts slurmctld, slurmd and munged)"
@@ -179,8 +179,11 @@ for h in chain sliced viasrun early; do
   echo "  $h: $(sed -n 's/.* end attempt .*: exit \([0-9]*\).*/\1/p' "$RUN/logs/$h/history" \
     2>/dev/null | tr '\n' ' ')"
 done
-# FS_SLURM_KEEP=DIR keeps the sweeps' logs (histories, job outputs) there.
-[ -n "${FS_SLURM_KEEP:-}" ] && mkdir -p "$FS_SLURM_KEEP" && cp -r "$RUN/logs/." "$FS_SLURM_KEEP/"
+# FS_SLURM_KEEP=DIR keeps the sweeps' logs (histories, job outputs) and Slurm's own logs there.
+if [ -n "${FS_SLURM_KEEP:-}" ]; then
+  mkdir -p "$FS_SLURM_KEEP" && cp -r "$RUN/logs/." "$FS_SLURM_KEEP/"
+  cp "$SLURM_DIR/slurmctld.log" "$SLURM_DIR/slurmd.log" "$FS_SLURM_KEEP/" 2>/dev/null || true
+fi
 if [ "$FS_FAILED" -gt 0 ]; then
   echo "    --- slurmctld.log (tail)"
   tail -20 "$SLURM_DIR/slurmctld.log" | sed 's/^/    | /'

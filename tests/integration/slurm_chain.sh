@@ -25,7 +25,9 @@ cat >"$WORK/bin/sbatch" <<'SH'
 #!/usr/bin/env bash
 n=$(($(cat "$WORK_FAKE/next_id" 2>/dev/null || echo 100) + 1))
 echo "$n" >"$WORK_FAKE/next_id"
-echo "$n $*" >>"$WORK_FAKE/sbatch.log"
+# The job's own variables come in sbatch's environment (--export=ALL): logged before the options.
+echo "$n $(env | grep -E '^FS_(ATTEMPT|FAILS|MODE|SLICE_INDEX)=' | sort | tr '\n' ',') $*" \
+  >>"$WORK_FAKE/sbatch.log"
 echo "$n"
 SH
 cat >"$WORK/bin/squeue" <<'SH'
@@ -199,7 +201,8 @@ wait "$JOB_PID" || rc=$?
 sed 's/^/    | /' "$WORK/logs/lost/history"
 check "the merge waits (exit 75, got $rc)" test "$rc" -eq 75
 for i in 0 1; do
-  check "slice $i is submitted again" grep -q "FS_SLICE_INDEX=$i," "$WORK/sbatch.log"
+  check "slice $i is submitted again, as a sweep (not in the merge job's mode)" \
+    grep -q "FS_MODE=sweep,FS_SLICE_INDEX=$i," "$WORK/sbatch.log"
 done
 check "the merge resubmits itself after them" grep -q "FS_MODE=merge.*afterany:[0-9]*:[0-9]*" \
   "$WORK/sbatch.log"
