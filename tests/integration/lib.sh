@@ -163,3 +163,20 @@ sleep_until_exists() {
   done
   return 0
 }
+
+# caught PID [SIG]: true once PID has a handler for SIG (default 10, SIGUSR1): a program that
+# installs its handlers in main() dies of the signal before that, as any program would.
+caught() {
+  local mask
+  mask=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+  [ -n "$mask" ] && (((16#$mask >> (${2:-10} - 1)) & 1))
+}
+
+# ranks_with_handler SID SIG: how many processes of the session run faultsweep's program (the
+# ranks, not the launcher) with a handler for SIG.
+ranks_with_handler() {
+  local n=0 pid name
+  name=$(basename "$FS" | cut -c1-15)
+  for pid in $(pgrep -s "$1" -x "$name" || true); do caught "$pid" "$2" && n=$((n + 1)); done
+  echo "$n"
+}

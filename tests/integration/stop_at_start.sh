@@ -36,13 +36,6 @@ ranks_caught() {
   done
   [ "$n" -ge "$2" ]
 }
-# caught PID: PID has a handler for SIGUSR1 (10) (mpirun forwards the signal from then on).
-caught() {
-  local cgt
-  cgt=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
-  [ -n "$cgt" ] && (((16#$cgt >> 9) & 1))
-}
-
 # storm LABEL NP PERIOD_S: starts the run, waits until the process (1 rank) or every rank (2
 # ranks) has executed the faultsweep command, then sends SIGUSR1 every PERIOD_S seconds.
 storm() {

@@ -14,9 +14,10 @@ JOBS=("${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}")
 [ -n "${FS_STOP_JOB:-}" ] || JOBS+=("$SRC/tests/data/jobs/stop_python.toml")
 TRIALS=${FS_STOP_TRIALS:-8}
 SEED=${FS_STOP_SEED:-$RANDOM}
-# A stop that takes longer than LIMIT_S fails the test (a hang, not a slow machine); the aim is
-# 2 s (AIM_S), and the summary says how many stops took longer.
-LIMIT_S=${FS_STOP_LIMIT_S:-5}
+# A stop that takes longer than LIMIT_S fails the test: a hang, not a slow machine (under the
+# test suite's own load -- sanitizer builds beside it on 2 cores -- a stop has taken over 5 s).
+# The aim is 2 s (AIM_S) on an idle machine; the summary says how many stops took longer.
+LIMIT_S=${FS_STOP_LIMIT_S:-15}
 AIM_S=2
 RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
@@ -24,19 +25,6 @@ echo "moments drawn with FS_STOP_SEED=$SEED"
 now() { date +%s.%N; }
 RANK_NAME=$(basename "$FS" | cut -c1-15)  # the ranks' process name (pgrep -x)
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-
-# ranks_with_handler SID SIG: how many ranks of the session have a handler for SIG.
-ranks_with_handler() {
-  local n=0 pid
-  for pid in $(pgrep -s "$1" -x "$RANK_NAME" || true); do caught "$pid" "$2" && n=$((n + 1)); done
-  echo "$n"
-}
-# caught PID SIG: true once the process has a handler for SIG (its first instruction in main).
-caught() {
-  local mask
-  mask=$(awk '/^SigCgt/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
-  [ -n "$mask" ] && (((16#$mask >> ($2 - 1)) & 1))
-}
 
 for JOB in "${JOBS[@]}"; do
   TAG=$(basename "$JOB" .toml)
@@ -94,12 +82,15 @@ for JOB in "${JOBS[@]}"; do
     else
       kill "-$sig" "$BG_PID" 2>/dev/null || true
       # mpirun drops a signal that comes before it has started the ranks; the Slurm script
-      # repeats it, and so do we (a repeated signal is harmless) -- while mpirun still has its
-      # handler: once the ranks are gone it tears down with the default action back, and a
-      # repeat then would kill it, as it would any program.
+      # repeats it, and so do we (a repeated signal is harmless) -- until the stop is taken
+      # (rank 0 writes OUT.stopping) or a rank has ended, as the Slurm script does: mpirun then
+      # heads for its tear-down with the default action back, and a repeat would kill it, as
+      # it would any program.
       resender() {
         while [ "$np" -gt 1 ] && kill -0 "$BG_PID" 2>/dev/null; do
           sleep 0.5
+          [ -e "$out.stopping" ] && break
+          [ "$(ranks_with_handler "$BG_PID" "$num")" -lt "$np" ] && break
           caught "$BG_PID" "$num" && kill "-$sig" "$BG_PID" 2>/dev/null
         done
       }
