@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/mpi.hpp>
 #include <boost/serialization/string.hpp>
@@ -281,13 +282,27 @@ CoordinatorOutcome Coordinator::run() {
 CoordinatorOutcome coordinate(const JobSpec& job, mpi::communicator& world, ResultTable& table,
                               Journal& journal, bool show_progress, std::vector<char> task_mask,
                               RecordOutput* records) {
+  // Collective: the remote ranks count the ranks on their node (run_remote_worker) here.
+  (void)detail::remote_poll_cap_us(world);
   return Coordinator(job, world, table, journal, show_progress, std::move(task_mask), records)
       .run();
 }
 
+int detail::remote_poll_cap_us(mpi::communicator& world) {
+  MPI_Comm node = MPI_COMM_NULL;
+  int on_node = 1;
+  if (MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+    MPI_Comm_size(node, &on_node);
+    MPI_Comm_free(&node);
+  }
+  const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  const int per_core = std::max(1, on_node / cores);
+  return std::min(2000 * per_core, 100000);
+}
+
 void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
-  world.send(0, kTagReport, Report{});  // ready
-  Backoff backoff;
+  Backoff backoff(detail::remote_poll_cap_us(world));  // collective: every rank calls it first
+  world.send(0, kTagReport, Report{});                 // ready
   for (;;) {
     Assignment a;
     mpi::request req = world.irecv(0, kTagAssign, a);
@@ -299,7 +314,10 @@ void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
     // stops: it ends the task under way at once, as a signal to this rank would. A rank that
     // finished its task first held the stop up by seconds when the ranks are signalled one
     // after the other (srun, a script) or not at all (a stop on rank 0 only).
+    // It sleeps until the batch hands over a report (or for at most the poll cap, to look for
+    // a cancel), so a working rank's MPI thread takes no core from the batches.
     std::mutex mu;
+    std::condition_variable handed;
     std::vector<Report> parts;
     std::optional<Report> last;
     std::atomic<bool> cancelled{false};
@@ -307,16 +325,24 @@ void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
       Report rep = run_batch(
           job, a.tasks, [&] { return cancelled.load() || stop_requested().load(); },
           [&](const Report& part) {
-            const std::lock_guard lock(mu);
-            parts.push_back(part);
+            {
+              const std::lock_guard lock(mu);
+              parts.push_back(part);
+            }
+            handed.notify_one();
           });
-      const std::lock_guard lock(mu);
-      last = std::move(rep);
+      {
+        const std::lock_guard lock(mu);
+        last = std::move(rep);
+      }
+      handed.notify_one();
     });
+    const auto poll = std::chrono::microseconds(backoff.cap_us());
     for (bool done = false; !done;) {
       std::vector<Report> out;
       {
-        const std::lock_guard lock(mu);
+        std::unique_lock lock(mu);
+        handed.wait_for(lock, poll, [&] { return !parts.empty() || last.has_value(); });
         out.swap(parts);
         done = last.has_value();
       }
@@ -327,9 +353,7 @@ void run_remote_worker(const JobSpec& job, mpi::communicator& world) {
         cancelled = true;
         stop_flag().store(true);  // the engine and a Python policy's call see it at once
       }
-      backoff.idle();
     }
-    backoff.reset();
     batch.join();
     world.send(0, kTagReport, *last);
   }

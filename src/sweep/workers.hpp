@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <boost/mpi/communicator.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -143,17 +144,26 @@ class LocalWorker {
   std::thread thread_;  // last: starts after the members above exist
 };
 
-// Sleeps a little longer each idle turn (50 us up to 2 ms), so an idle poll costs little CPU.
+// Sleeps a little longer each idle turn (50 us up to cap_us, 2 ms by default), so an idle poll
+// costs little CPU.
 class Backoff {
  public:
+  explicit Backoff(int cap_us = 2000) : cap_us_(cap_us) {}
   void idle() {
     std::this_thread::sleep_for(std::chrono::microseconds(us_));
-    us_ = std::min(us_ * 2, 2000);
+    us_ = std::min(us_ * 2, cap_us_);
   }
   void reset() { us_ = 50; }
+  [[nodiscard]] int cap_us() const { return cap_us_; }
 
  private:
+  int cap_us_;
   int us_ = 50;
 };
+
+// The longest idle poll of a remote rank: 2 ms x the ranks per core on its node (at least 1), at
+// most 100 ms. With many more ranks than cores, 2 ms polls by every idle rank take the cores
+// from the ranks that work; each rank still answers within the cap.
+int remote_poll_cap_us(boost::mpi::communicator& world);
 
 }  // namespace faultsweep::sweep::detail
