@@ -14,10 +14,12 @@ JOBS=("${FS_STOP_JOB:-$SRC/tests/data/jobs/stop_paths.toml}")
 [ -n "${FS_STOP_JOB:-}" ] || JOBS+=("$SRC/tests/data/jobs/stop_python.toml")
 TRIALS=${FS_STOP_TRIALS:-8}
 SEED=${FS_STOP_SEED:-$RANDOM}
-# A stop that takes longer than LIMIT_S fails the test: a hang, not a slow machine (under the
-# test suite's own load -- sanitizer builds beside it on 2 cores -- a stop has taken over 5 s).
-# The aim is 2 s (AIM_S) on an idle machine; the summary says how many stops took longer.
-LIMIT_S=${FS_STOP_LIMIT_S:-15}
+# A stop that takes longer than LIMIT_S fails the test: a hang (a policy that ignores the stop
+# held a run for minutes), not a slow machine -- under the test suite's own load (sanitizer
+# builds and the real-Slurm test beside it on 2 cores) a stop has once taken 28 s. The aim
+# is 2 s (AIM_S) on an idle machine; the summary says how many stops took longer than the aim
+# and than 5 s.
+LIMIT_S=${FS_STOP_LIMIT_S:-60}
 AIM_S=2
 RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
@@ -159,7 +161,8 @@ for JOB in "${JOBS[@]}"; do
         printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
           t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
     printf '%s\n' "${TIMES[@]}" | awk -v np="$np" -v aim="$AIM_S" '$1 == np { n++; if ($2 > aim) k++ }
-      END { if (n) printf "%d rank(s): %d of %d stops took more than the aim of %s s\n", np, k, n, aim }'
+      $1 == np && $2 > 5 { l++ }
+      END { if (n) printf "%d rank(s): %d of %d stops took more than the aim of %s s, %d more than 5 s\n", np, k, n, aim, l }'
   done
   [ "$RESUMED" -ne 0 ] && pass "$TAG: a stopped run was resumed and compared" ||
     fail "$TAG: no trial stopped a run (all finished first): nothing resumed"
