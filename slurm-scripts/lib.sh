@@ -30,8 +30,8 @@ fs_load_site() {
 }
 
 # fs_common_opts VAR=value...: the sbatch options every job of the sweep gets (into the array
-# FS_OPTS) and the variables its environment gets on top of the submitting one (into FS_ENV,
-# which the submit functions below put in sbatch's environment). They go to sbatch in its environment with --export=ALL, not as
+# FS_OPTS) and the variables its environment gets on top of the submitting one (into FS_ENV).
+# fs_sbatch puts those in sbatch's own environment with --export=ALL, not on
 # --export=ALL,VAR=value: given a list, Slurm also loads the user's login environment on the
 # node (`su - USER`) before the script starts, which costs every job of a chain that login's
 # time (61 s on a machine whose profile is slow) out of its walltime.
@@ -43,6 +43,15 @@ fs_common_opts() {
   [ -n "$FS_QOS" ] && FS_OPTS+=(--qos="$FS_QOS")
   FS_OPTS+=("${FS_SBATCH_EXTRA[@]}")
   return 0
+}
+
+# fs_sbatch: submits faultsweep.sbatch with FS_ENV and FS_OPTS (from fs_common_opts and the
+# caller's additions); prints the job id.
+fs_sbatch() {
+  local id
+  id=$(env "${FS_ENV[@]}" sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") ||
+    fs_die "sbatch failed"
+  echo "${id%%;*}"
 }
 
 # fs_submit_sweep ATTEMPT SLICE_INDEX DEPENDENCY [FAILS]: submits one sweep job (SLICE_INDEX ""
@@ -63,8 +72,7 @@ fs_submit_sweep() {
   else
     FS_OPTS+=(--output="$FS_LOGDIR/%x-%j.out")
   fi
-  id=$(env "${FS_ENV[@]}" sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
-  id=${id%%;*}
+  id=$(fs_sbatch) || exit
   echo "$id $kind $attempt ${slice:--}" >>"$FS_LOGDIR/jobids"
   echo "$id"
 }
@@ -77,8 +85,7 @@ fs_submit_merge() {
   FS_OPTS+=(--job-name="fs-$FS_NAME-merge" --ntasks=1 --time=00:30:00
     --output="$FS_LOGDIR/%x-%j.out" --open-mode=append)
   [ -n "$dep" ] && FS_OPTS+=(--dependency="$dep")
-  id=$(env "${FS_ENV[@]}" sbatch "${FS_OPTS[@]}" "$FS_SCRIPTS/faultsweep.sbatch") || fs_die "sbatch failed"
-  id=${id%%;*}
+  id=$(fs_sbatch) || exit
   echo "$id merge $attempt -" >>"$FS_LOGDIR/jobids"
   echo "$id"
 }

@@ -172,11 +172,15 @@ caught() {
   [ -n "$mask" ] && (((16#$mask >> (${2:-10} - 1)) & 1))
 }
 
+# The ranks' process name (what pgrep -x matches: the first 15 characters).
+FS_RANK_NAME=$(basename "$FS" | cut -c1-15)
+
 # ranks_with_handler SID SIG: how many processes of the session run faultsweep's program (the
 # ranks, not the launcher) with a handler for SIG.
 ranks_with_handler() {
-  local n=0 pid name
-  name=$(basename "$FS" | cut -c1-15)
-  for pid in $(pgrep -s "$1" -x "$name" || true); do caught "$pid" "$2" && n=$((n + 1)); done
+  local n=0 pid
+  for pid in $(pgrep -s "$1" -x "$FS_RANK_NAME" || true); do
+    caught "$pid" "$2" && n=$((n + 1))
+  done
   echo "$n"
 }

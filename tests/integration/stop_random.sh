@@ -25,7 +25,6 @@ RANDOM=$SEED
 echo "moments drawn with FS_STOP_SEED=$SEED"
 
 now() { date +%s.%N; }
-RANK_NAME=$(basename "$FS" | cut -c1-15)  # the ranks' process name (pgrep -x)
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 for JOB in "${JOBS[@]}"; do
@@ -75,7 +74,7 @@ for JOB in "${JOBS[@]}"; do
         while kill -0 "$BG_PID" 2>/dev/null; do
           # A rank still loading its libraries has no handler yet and would die of any signal,
           # as every program would: it gets the signal once it has one (the next round).
-          for pid in $(pgrep -s "$BG_PID" -x "$RANK_NAME" || true); do
+          for pid in $(pgrep -s "$BG_PID" -x "$FS_RANK_NAME" || true); do
             caught "$pid" 15 && kill -TERM "$pid" 2>/dev/null
           done
           sleep 0.1
@@ -160,8 +159,8 @@ for JOB in "${JOBS[@]}"; do
         if (NR == 0) { printf "%d rank(s): no stopped run\n", np; exit }
         printf "%d rank(s): n=%d min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n", np, NR,
           t[1], t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.999)], t[NR] }'
-    printf '%s\n' "${TIMES[@]}" | awk -v np="$np" -v aim="$AIM_S" '$1 == np { n++; if ($2 > aim) k++ }
-      $1 == np && $2 > 5 { l++ }
+    printf '%s\n' "${TIMES[@]}" | awk -v np="$np" -v aim="$AIM_S" '
+      $1 == np { n++; if ($2 > aim) k++; if ($2 > 5) l++ }
       END { if (n) printf "%d rank(s): %d of %d stops took more than the aim of %s s, %d more than 5 s\n", np, k, n, aim, l }'
   done
   [ "$RESUMED" -ne 0 ] && pass "$TAG: a stopped run was resumed and compared" ||
