@@ -2,14 +2,18 @@
 // ch6_raopt.toml: jobs per second (this thread's CPU time and wall clock) of one replica each of
 // ALL, RR, RA, RAS and RA-Opt, and for the reliability-aware ones the share of the CPU time spent
 // in the per-node MLE refits (reliability/online.hpp, every 1,000 min). No pass/fail. Usage:
-// bench_ra_opt [failure trace csv] [jobs] [serial fraction] [cases]
+// bench_ra_opt [failure trace csv] [jobs] [serial fraction] [cases] [repeats]
 //   (default results/gottumukkala/ch6_trace_1.csv, made as ch6_raopt.toml says; 200 jobs; 0.105;
-//   cases: a comma-separated list of RA-Opt, RA, RAS, RR, ALL, default all of them)
+//   cases: a comma-separated list of RA-Opt, RA, RAS, RR, ALL, default all of them; repeats: runs
+//   of each case, the median printed, default 1). The trace is read once before any case is
+//   timed, as a sweep's rank reads it once for all its tasks.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/failures/factory.hpp"
@@ -39,7 +43,8 @@ int main(int argc, char** argv) {
   // The workload of jobs/gottumukkala/ch6_raopt.toml: Amdahl p = 0.895 (Table 6.1); argv[3]
   // another serial fraction (0.01: the sensitivity study's p = 0.99).
   const double serial = argc > 3 ? std::atof(argv[3]) : 0.105;
-  const std::string only = argc > 4 ? "," + std::string(argv[4]) + "," : "";
+  const std::string only = argc > 4 && *argv[4] ? "," + std::string(argv[4]) + "," : "";
+  const int repeats = argc > 5 ? std::max(1, std::atoi(argv[5])) : 1;
   Params wt;
   wt.set("source", std::string("lublin"));
   wt.set("jobs", jobs);
@@ -56,8 +61,11 @@ int main(int argc, char** argv) {
   ft.set("process", std::string("trace"));
   ft.set("format", std::string("csv"));
   ft.set("file", trace);
-  std::printf("bench_ra_opt: %zu jobs on %d nodes, failures %s, serial fraction %g\n",
-              w.jobs.size(), kNodes, trace.c_str(), serial);
+  (void)failures::make_failure_source(ft, kNodes, 1e300, ctx);  // reads the trace, untimed
+  std::printf(
+      "bench_ra_opt: %zu jobs on %d nodes, failures %s, serial fraction %g, %d run(s) "
+      "per case (medians)\n",
+      w.jobs.size(), kNodes, trace.c_str(), serial, repeats);
   Params pp;
   pp.set("workload.speedup", std::string("amdahl"));
   pp.set("workload.serial_fraction", serial);
@@ -77,32 +85,42 @@ int main(int argc, char** argv) {
     p.set("allocator", std::string(c.alloc));
     p.set("moldable_size", std::string(c.size));
     p.set("moldable_min_fraction", 0.5);
-    const auto alloc = policy::make_point_allocator(p);
-    const auto sizes = policy::make_point_size_chooser(p);
-    const double c0 = cpu_s();
-    const auto w0 = std::chrono::steady_clock::now();
-    sim::SimConfig cfg;
-    cfg.nodes = kNodes;
-    cfg.speedup = w.speedup;
-    auto source = failures::make_failure_source(ft, kNodes, 1e300, ctx);
-    auto queue = policy::make_queue_policy("fcfs");
-    sim::Simulation s(cfg, w.jobs, *source, *queue, *alloc, sizes.get());
-    const sim::Metrics m = s.run();
-    const double cpu = cpu_s() - c0;
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-    double refit_s = 0;
+    std::vector<double> cpus, walls, refit_shares;
+    sim::Metrics m;
     std::int64_t refits = 0;
-    if (const auto* a = dynamic_cast<const policy::ReliabilityAllocator*>(alloc.get()))
-      refit_s += a->model().refit_seconds(), refits += a->model().refits();
-    if (const auto* r = dynamic_cast<const policy::RaOptSize*>(sizes.get()))
-      refit_s += r->model().refit_seconds(), refits += r->model().refits();
+    for (int r = 0; r < repeats; ++r) {
+      const auto alloc = policy::make_point_allocator(p);
+      const auto sizes = policy::make_point_size_chooser(p);
+      const double c0 = cpu_s();
+      const auto w0 = std::chrono::steady_clock::now();
+      sim::SimConfig cfg;
+      cfg.nodes = kNodes;
+      cfg.speedup = w.speedup;
+      auto source = failures::make_failure_source(ft, kNodes, 1e300, ctx);
+      auto queue = policy::make_queue_policy("fcfs");
+      sim::Simulation s(cfg, w.jobs, *source, *queue, *alloc, sizes.get());
+      m = s.run();
+      cpus.push_back(cpu_s() - c0);
+      walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
+      double refit_s = 0;
+      refits = 0;
+      if (const auto* a = dynamic_cast<const policy::ReliabilityAllocator*>(alloc.get()))
+        refit_s += a->model().refit_seconds(), refits += a->model().refits();
+      if (const auto* z = dynamic_cast<const policy::RaOptSize*>(sizes.get()))
+        refit_s += z->model().refit_seconds(), refits += z->model().refits();
+      refit_shares.push_back(refit_s / cpus.back());
+    }
+    const auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    const double cpu = median(cpus), wall = median(walls), refit_share = median(refit_shares);
     std::printf(
         "  %-7s %8.2f jobs/s CPU (%.1f s), wall %8.2f jobs/s; %lld events, %lld failures, "
         "refits %lld taking %.1f %% of CPU; mean size %.0f\n",
         c.name, static_cast<double>(w.jobs.size()) / cpu, cpu,
         static_cast<double>(w.jobs.size()) / wall, static_cast<long long>(m.events),
-        static_cast<long long>(m.failures), static_cast<long long>(refits), 100 * refit_s / cpu,
+        static_cast<long long>(m.failures), static_cast<long long>(refits), 100 * refit_share,
         m.waste.mean_size);
   }
   return 0;

@@ -2,8 +2,11 @@
 // (src/failures/trace_formats.cpp). A log is parsed once per file, options and modification
 // time and shared by validation, provenance and every replica.
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -88,7 +91,9 @@ std::shared_ptr<const TraceLog> cached_log(const TraceSpec& t, const std::filesy
   const std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    it = cache.emplace(key, std::make_shared<const TraceLog>(t.format->read(t, path))).first;
+    TraceLog read = t.format->read(t, path);
+    sort_events(read.events);  // replayed in this order by every replica, without a copy
+    it = cache.emplace(key, std::make_shared<const TraceLog>(std::move(read))).first;
     const TraceLog& log = *it->second;
     if (log.bad > 0) {  // once per parse, not per point
       std::string text =
@@ -138,7 +143,9 @@ std::unique_ptr<FailureSource> make_trace(const FailureSpec& s, const Params& ta
                                           double horizon_s, const RunContext& ctx) {
   const auto log = cached_log(s.trace, ctx.resolve(s.trace.file), table.canonical_text());
   check_trace_fits(s.trace, *log, nodes);
-  return std::make_unique<TraceSource>(log->events, s.trace.node_offset, horizon_s);
+  return std::make_unique<TraceSource>(
+      std::shared_ptr<const std::vector<FailureEvent>>(log, &log->events), s.trace.node_offset,
+      horizon_s);
 }
 
 }  // namespace

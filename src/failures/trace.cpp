@@ -87,23 +87,46 @@ std::optional<double> parse_civil_time_s(const std::string& text) {
   return static_cast<double>(days) * 86400.0 + h * 3600.0 + mi * 60.0 + s;
 }
 
+namespace {
+
+// Event e of a trace, node_offset added (both checked).
+FailureEvent offset_event(FailureEvent e, std::int32_t node_offset) {
+  FS_CHECK(e.time_s >= 0 && e.downtime_s >= 0 && e.node >= 0, "trace event out of range");
+  // 64-bit sum: the factory checks that every node + offset fits the machine, so this holds.
+  const std::int64_t node = std::int64_t{e.node} + node_offset;
+  FS_CHECK(node >= 0 && node <= std::numeric_limits<std::int32_t>::max(),
+           "trace node + node_offset out of range");
+  e.node = static_cast<std::int32_t>(node);
+  return e;
+}
+
+}  // namespace
+
+void sort_events(std::vector<FailureEvent>& events) {
+  if (!std::is_sorted(events.begin(), events.end(), event_before))
+    std::sort(events.begin(), events.end(), event_before);
+}
+
 TraceSource::TraceSource(std::vector<FailureEvent> events, std::int32_t node_offset,
                          double horizon_s)
-    : events_(std::move(events)), horizon_s_(horizon_s) {
-  for (auto& e : events_) {
-    FS_CHECK(e.time_s >= 0 && e.downtime_s >= 0 && e.node >= 0, "trace event out of range");
-    // 64-bit sum: the factory checks that every node + offset fits the machine, so this holds.
-    const std::int64_t node = std::int64_t{e.node} + node_offset;
-    FS_CHECK(node >= 0 && node <= std::numeric_limits<std::int32_t>::max(),
-             "trace node + node_offset out of range");
-    e.node = static_cast<std::int32_t>(node);
-  }
-  std::sort(events_.begin(), events_.end(), event_before);
+    : horizon_s_(horizon_s) {
+  for (auto& e : events) e = offset_event(e, node_offset);
+  sort_events(events);
+  events_ = std::make_shared<const std::vector<FailureEvent>>(std::move(events));
+}
+
+// Adding the same offset to every node keeps the order of (time, node, downtime), so the shared
+// events replay in the order the copying constructor would sort them into.
+TraceSource::TraceSource(std::shared_ptr<const std::vector<FailureEvent>> sorted_events,
+                         std::int32_t node_offset, double horizon_s)
+    : events_(std::move(sorted_events)), node_offset_(node_offset), horizon_s_(horizon_s) {
+  FS_CHECK(events_ != nullptr, "trace source without events");
 }
 
 FailureEvent TraceSource::next() {
-  if (pos_ == events_.size() || !(events_[pos_].time_s < horizon_s_)) return FailureEvent{};
-  return events_[pos_++];
+  const std::vector<FailureEvent>& ev = *events_;
+  if (pos_ == ev.size() || !(ev[pos_].time_s < horizon_s_)) return FailureEvent{};
+  return offset_event(ev[pos_++], node_offset_);
 }
 
 std::vector<std::pair<std::string, std::int64_t>> TraceLog::counts() const {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,14 +36,23 @@ class TraceSource final : public FailureSource {
   // horizon_s are not emitted.
   explicit TraceSource(std::vector<FailureEvent> events, std::int32_t node_offset = 0,
                        double horizon_s = std::numeric_limits<double>::infinity());
+  // Replays events shared with other sources (a parsed log's, read once for every replica):
+  // sorted as above once, on first use by any source, not copied. Each event is checked and
+  // offset as it is emitted, so a replica costs nothing per event it never reaches.
+  TraceSource(std::shared_ptr<const std::vector<FailureEvent>> sorted_events,
+              std::int32_t node_offset, double horizon_s);
   FailureEvent next() override;
-  std::size_t size() const { return events_.size(); }
+  std::size_t size() const { return events_->size(); }
 
  private:
-  std::vector<FailureEvent> events_;
+  std::shared_ptr<const std::vector<FailureEvent>> events_;
+  std::int32_t node_offset_ = 0;  // added as events are emitted (0 when already added)
   std::size_t pos_ = 0;
   double horizon_s_;
 };
+
+// Sorts events by (time, node, downtime): the order every TraceSource replays.
+void sort_events(std::vector<FailureEvent>& events);
 
 // The result of reading a log: events (unsorted order of the file is not kept: sorted by
 // (time, node)), and what was skipped.
