@@ -15,7 +15,7 @@
 # PAPER...           reproduction jobs of these papers only (plank zhang fars gottumukkala; default
 #                    all). Jobs that read the real logs need FAULTSWEEP_DATA (docs/data.md); a job
 #                    that cannot run on the OLD build (an input it does not know) is reported as
-#                    skipped, not as a difference.
+#                    skipped, not as a difference; a job that neither build can run fails.
 # Exit 0 when every compared job passes, 1 when one differs, 2 on bad arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,8 +55,16 @@ compare_job() {
   local name=$1 job=$2 dir=$3 rc=0
   if ! (cd "$dir" && "$old" run "$job" --out "$work/old/$name.h5" --overwrite -q) \
     >"$work/old/$name.log" 2>&1; then
-    echo "  $name: skipped: the old build cannot run it ($(tail -1 "$work/old/$name.log"))"
-    skipped=$((skipped + 1))
+    # A job the new build runs but the old one cannot (an input it does not know) is skipped; a
+    # job neither can run (a missing input) compares nothing, so it fails the check.
+    if (cd "$dir" && "$new" run "$job" --out "$work/new/$name.h5" --overwrite -q) \
+      >"$work/new/$name.log" 2>&1; then
+      echo "  $name: skipped: the old build cannot run it ($(tail -1 "$work/old/$name.log"))"
+      skipped=$((skipped + 1))
+    else
+      echo "  $name: FAIL: neither build can run it ($(tail -1 "$work/new/$name.log"))"
+      failed=$((failed + 1))
+    fi
     return 0
   fi
   if ! (cd "$dir" && "$new" run "$job" --out "$work/new/$name.h5" --overwrite -q) \
@@ -88,8 +96,16 @@ if [ "$golden_only" = 0 ]; then
       name=${name%.toml}
       copy="$work/jobs/$name.toml"
       jobdir=$(cd "$(dirname "$job")" && pwd)
+      # Generated inputs (Gottumukkala's Ch. 6 traces, named ../../results/...) come from
+      # $work/inputs, where repro_gottumukkala_inputs drew them; other relative paths are made
+      # absolute, and the files beside the job (named without ./, e.g. a node table) are linked
+      # beside the copy.
       sed -e "s/^replicas *= *[0-9][0-9]*/replicas = $replicas/" \
+        -e "s#\"\\.\\./\\.\\./results/#\"$work/inputs/#g" \
         -e "s#\"\\.\\./#\"$jobdir/../#g" -e "s#\"\\./#\"$jobdir/#g" "$job" >"$copy"
+      for f in "$jobdir"/*; do
+        case $f in *.toml | *.md) ;; *) if [ -f "$f" ]; then ln -sfn "$f" "$work/jobs/"; fi ;; esac
+      done
       compare_job "$name" "$copy" "$jobdir"
     done
   done
