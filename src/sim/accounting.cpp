@@ -1,6 +1,7 @@
 // The end of a run: the invariants the engine promises (checked in release builds too) and
 // the metrics computed from the job and node records.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -14,16 +15,22 @@ namespace faultsweep::sim {
 
 void Simulation::check_invariants() const {
   const double span_s = now_ - start_s_;
-  // Node time adds up: every node spent the whole run in some state.
-  for (std::size_t n = 0; n < node_state_.size(); ++n) {
+  // Node time adds up: the nodes spent the whole run in some state, each state's count is that
+  // of the nodes in it now, and no state has a negative count or time.
+  {
+    std::array<std::int64_t, kNodeStates> in_state{};
+    for (const NodeState s : node_state_) ++in_state[static_cast<std::size_t>(s)];
+    FS_CHECK(in_state == state_totals_.count, "node counts by state out of step");
+    FS_CHECK(state_totals_.since_s == now_, "node time not brought up to the end of the run");
     double sum = 0;
-    for (const std::vector<double>& by_state : node_time_s_) {
-      const double t = by_state[n];
+    for (const double t : state_totals_.node_s) {
       FS_CHECK(t >= -1e-9, "negative node time");
       sum += t;
     }
-    FS_CHECK(detail::close(sum, span_s, span_s),
-             fmt::format("node {}: time per state sums to {} s, run lasted {} s", n, sum, span_s));
+    const double machine_s = static_cast<double>(cfg_.nodes) * span_s;
+    FS_CHECK(detail::close(sum, machine_s, machine_s),
+             fmt::format("time per state sums to {} node-s, the run lasted {} s on {} nodes", sum,
+                         span_s, cfg_.nodes));
   }
   // Every job finished or accounted for; per-job time adds up; no node held by two jobs.
   std::int64_t done = 0, rejected = 0, outstanding = 0;

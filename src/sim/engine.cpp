@@ -55,8 +55,9 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   job_nodes_.reset(cfg_.nodes);
 
   node_state_.assign(n_nodes, NodeState::idle);
-  node_since_s_.assign(n_nodes, start_s_);
-  for (std::vector<double>& t : node_time_s_) t.assign(n_nodes, 0.0);
+  state_totals_ = StateTotals{};
+  state_totals_.count[static_cast<std::size_t>(NodeState::idle)] = cfg_.nodes;
+  state_totals_.since_s = start_s_;
   node_owner_.assign(n_nodes, -1);
   node_up_s_.assign(n_nodes, start_s_);
   node_generation_.assign(n_nodes, 0);
@@ -125,10 +126,8 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
     check_progress();
     dispatch(e);
   }
-  // Close the time accounting of every node and outstanding job at the end.
-  // (A node staying in its state makes no recorder line: one loop, no per-node call.)
-  const NodeClocks c = clocks();
-  for (std::size_t i = 0; i < node_state_.size(); ++i) c.enter(i, c.state[i]);
+  // Close the time accounting of the nodes and of every outstanding job at the end.
+  state_totals_.advance(now_);
   for (JobRecord& r : jobs_)
     if (r.state == JobState::waiting || r.state == JobState::running ||
         r.state == JobState::suspended)
@@ -199,10 +198,7 @@ void Simulation::on_horizon() {
 }
 
 std::array<double, kNodeStates> Simulation::node_time_s() const {
-  std::array<double, kNodeStates> total{};
-  for (std::size_t n = 0; n < node_state_.size(); ++n)  // node by node, as the sums always were
-    for (std::size_t s = 0; s < total.size(); ++s) total[s] += node_time_s_[s][n];
-  return total;
+  return state_totals_.node_s;
 }
 
 }  // namespace faultsweep::sim

@@ -1,5 +1,6 @@
-"""Prints /results/<metric> of a faultsweep results file as text: one line per metric and point,
-the replicas' values as %.17g (exact for float64), NaN as "nan". Used by run.sh."""
+"""Prints the results version of a faultsweep results file, then /results/<metric> as text: one
+line per metric and point, the replicas' values as %.17g (exact for float64), NaN as "nan". Used by
+run.sh: a change of the version re-pins every golden file, in the commit that makes it."""
 import sys
 
 import h5py
@@ -8,6 +9,7 @@ import h5py
 def main(path):
     with h5py.File(path, "r") as f:
         assert f.attrs["filetype"] in (b"faultsweep-results", "faultsweep-results")
+        print("results_version", int(f.attrs["results_version"]))
         for metric in sorted(f["results"]):
             if metric == "done":
                 continue

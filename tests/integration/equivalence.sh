@@ -22,24 +22,29 @@ with h5py.File(sys.argv[1], "r+") as f: f.attrs[sys.argv[2]] = np.int64(sys.argv
 }
 
 section "results_version in every file; resume and merge refuse another version"
+# The version this build computes (sweep/results_version.hpp), and another one.
+V=$(sed -n 's/^inline constexpr std::int64_t kResultsVersion = \([0-9]*\);/\1/p' \
+  "$SRC/include/faultsweep/sweep/results_version.hpp")
+OTHER=$((V + 1))
+check "the build's results version is read from its header" test -n "$V"
 run_fs whole run "$WORK/job.toml" --out "$WORK/whole.h5" -q
 expect_rc "a run" 0 whole
 run_fs insp inspect "$WORK/whole.h5"
-check "inspect names the results version" grep -q "results version 1)" "$WORK/insp.out"
-check "the root attribute results_version is 1" test "$(h5dump -a /results_version \
-  "$WORK/whole.h5" | sed -n 's/^ *(0): *//p')" = 1
+check "inspect names the results version ($V)" grep -q "results version $V)" "$WORK/insp.out"
+check "the root attribute results_version is $V" test "$(h5dump -a /results_version \
+  "$WORK/whole.h5" | sed -n 's/^ *(0): *//p')" = "$V"
 run_fs s0 run "$WORK/job.toml" --slice 0/2 --out "$WORK/s0.h5" -q
 run_fs s1 run "$WORK/job.toml" --slice 1/2 --out "$WORK/s1.h5" -q
-setattr "$WORK/s1.h5" results_version 2
+setattr "$WORK/s1.h5" results_version "$OTHER"
 run_fs mix merge "$WORK/m.h5" "$WORK/s0.h5" "$WORK/s1.h5"
-expect_rc "merge of version 1 and version 2 files is refused" 2 mix
+expect_rc "merge of version $V and version $OTHER files is refused" 2 mix
 check "the refusal names both versions in one line" \
-  grep -q "results_version 2.*results_version 1" "$WORK/mix.err"
+  grep -q "results_version $OTHER.*results_version $V" "$WORK/mix.err"
 check "and writes nothing" test ! -e "$WORK/m.h5"
 run_fs res run "$WORK/job.toml" --slice 1/2 --out "$WORK/s1.h5" --resume -q
-expect_rc "--resume of a partial file of version 2 is refused" 2 res
+expect_rc "--resume of a partial file of version $OTHER is refused" 2 res
 check "the refusal names both versions" \
-  grep -q "results_version 2, and this faultsweep computes results_version 1" "$WORK/res.err"
+  grep -q "results_version $OTHER, and this faultsweep computes results_version $V" "$WORK/res.err"
 
 section "scripts/equivalence.sh"
 RC=0
@@ -72,7 +77,7 @@ cmp_files done "d = f['results/done']; v = d[()]; v[0, 0] = 0; d[...] = v"
 expect_rc "a replica missing from done fails" 1 done
 cmp_files nan "d = f['results/value']; v = d[()]; v[1, 1] = np.nan; d[...] = v"
 expect_rc "a NaN in one file only fails" 1 nan
-cmp_files ver "f.attrs['results_version'] = np.int64(2); f.attrs['git_sha'] = 'other'"
+cmp_files ver "f.attrs['results_version'] = np.int64($OTHER); f.attrs['git_sha'] = 'other'"
 expect_rc "another results_version and git revision alone pass" 0 ver
 cmp_files job "f.attrs['master_seed'] = np.uint64(12)"
 expect_rc "another seed fails" 1 job

@@ -40,10 +40,11 @@ std::vector<double> values_of(std::uint64_t task) {
           task % 2 ? std::numeric_limits<double>::quiet_NaN() : 1e300};
 }
 
-// A journal holding tasks 10, 11, ..., 10 + n - 1.
+// A journal holding tasks 10, 11, ..., 10 + n - 1, of results version 1 (layout 1, whose bytes
+// the tests below take apart; other versions add a field, tested on their own).
 fs::path write_journal(const TempDir& dir, int n) {
   const fs::path p = dir.path() / "out.h5.journal";
-  Journal j = Journal::create(p, kJobFile, kJobText, kMetrics);
+  Journal j = Journal::create(p, kJobFile, kJobText, kMetrics, "", 1);
   for (int i = 0; i < n; ++i) j.append(10 + i, values_of(10 + i).data());
   j.sync();
   return p;
@@ -125,7 +126,7 @@ TEST_CASE("journal: records are buffered until sync, and the destructor syncs", 
   TempDir dir;
   const fs::path p = dir.path() / "j";
   {
-    Journal j = Journal::create(p, kJobFile, kJobText, kMetrics);
+    Journal j = Journal::create(p, kJobFile, kJobText, kMetrics, "", 1);
     CHECK(fs::file_size(p) == kHeader);  // the header is written (and fsync'd) at once
     j.append(10, values_of(10).data());
     CHECK(fs::file_size(p) == kHeader);

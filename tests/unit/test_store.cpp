@@ -16,11 +16,14 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/results_version.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/stats.hpp"
 #include "faultsweep/sweep/store.hpp"
@@ -335,16 +338,19 @@ TEST_CASE("merge: the union of slices equals the whole table, bit for bit", "[st
     CHECK_FALSE(fs::exists(out));
   }
   SECTION("files of two results versions are refused, naming both; a merge keeps the version") {
+    const std::int64_t other = faultsweep::sweep::kResultsVersion + 1;
     const fs::path v2 = dir.path() / "v2.h5";
     write_results(v2, job, masked(full, slice_tasks(job, Slice{1, 3})), false, Slice{1, 3}.text(),
-                  nullptr, {}, nullptr, 2);
-    CHECK(read_results(v2).results_version == 2);
+                  nullptr, {}, nullptr, other);
+    CHECK(read_results(v2).results_version == other);
     CHECK(read_results(parts[0]).results_version == faultsweep::sweep::kResultsVersion);
-    CHECK_THROWS_WITH(merge_results(out, {parts[0], v2}, false),
-                      Catch::Contains("results_version 2") && Catch::Contains("results_version 1"));
+    CHECK_THROWS_WITH(
+        merge_results(out, {parts[0], v2}, false),
+        Catch::Contains(fmt::format("results_version {}", other)) &&
+            Catch::Contains(fmt::format("results_version {}", faultsweep::sweep::kResultsVersion)));
     CHECK_FALSE(fs::exists(out));
     merge_results(out, {v2}, false);
-    CHECK(read_results(out).results_version == 2);
+    CHECK(read_results(out).results_version == other);
   }
   SECTION("files of another job are refused, naming the difference") {
     const JobSpec job2 = parse_job(

@@ -226,11 +226,11 @@ class Simulation final : private policy::ReleaseSource,
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
   void release_part(std::span<const std::int32_t> part, std::int32_t failed_node, double up_s,
                     NodeState to, bool down_now);
-  // The per-node arrays as raw pointers (sim/node_runs.hpp), and the time now.
+  // The node states as a raw pointer, and the per-state totals brought up to the time now
+  // (sim/node_runs.hpp): every change of a node's state goes through this.
   NodeClocks clocks() {
-    std::array<double*, kNodeStates> time_s{};
-    for (std::size_t s = 0; s < time_s.size(); ++s) time_s[s] = node_time_s_[s].data();
-    return {node_state_.data(), node_since_s_.data(), time_s, now_};
+    state_totals_.advance(now_);
+    return {node_state_.data(), &state_totals_};
   }
   void running_insert(std::int32_t j);
   void running_erase(std::int32_t j);
@@ -310,10 +310,7 @@ class Simulation final : private policy::ReleaseSource,
   std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
   NodeSlots job_nodes_;                // the node lists of the jobs holding nodes
   std::vector<NodeState> node_state_;
-  std::vector<double> node_since_s_;
-  // Node-seconds by state, then node: a job's nodes, all in one state, are a dense run of one
-  // array (8 bytes a node instead of a 40-byte row).
-  std::array<std::vector<double>, kNodeStates> node_time_s_;
+  StateTotals state_totals_;  // nodes and node-seconds by state
   std::vector<std::int32_t> node_owner_;
   std::vector<double> node_up_s_;
   std::vector<std::uint32_t> node_generation_;

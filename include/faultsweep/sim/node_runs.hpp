@@ -2,8 +2,8 @@
 // The engine's per-node arrays seen run by run. First fit and round robin hand out mostly
 // contiguous runs of node ids, and all the nodes of a job are in one known state when it starts
 // or ends, so a job's nodes are changed run by run with loops over contiguous arrays that the
-// compiler vectorises: the same floating-point operation per node as one node at a time, hence
-// the same node times to the bit, at a fraction of the cost on wide jobs.
+// compiler vectorises, with the same result as one node at a time. Time is not kept per node
+// (StateTotals), so a node's change of state has no floating-point operation.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -66,20 +66,39 @@ void for_each_run(std::span<const std::int32_t> ns, F&& f) {
 using NodeState = policy::NodeUse;
 inline constexpr int kNodeStates = 5;
 
-// The engine's per-node arrays as raw pointers, loaded once per loop over a job's nodes (a
-// store through a NodeState, a byte, may alias any member, so the compiler would otherwise
-// reload every array's address per node), and the time now.
+// Node-seconds by state, kept per run of the machine rather than per node: how many nodes are in
+// each state, and the time they have spent there up to `since_s`. A state change moves counts
+// (integers, exact in any order); time enters only when the clock moves, as each state's count
+// times the time since the last change. A job's nodes thus change state at a cost that does not
+// depend on how many there are, and the totals are those of adding up every node's own time, up
+// to the order of the sums (the last bits).
+struct StateTotals {
+  std::array<std::int64_t, kNodeStates> count{};
+  std::array<double, kNodeStates> node_s{};
+  double since_s = 0;
+  // The time up to now_s enters every state's total (nothing to do if the clock has not moved).
+  void advance(double now_s) {
+    if (now_s == since_s) return;
+    const double dt = now_s - since_s;
+    for (std::size_t s = 0; s < count.size(); ++s) node_s[s] += static_cast<double>(count[s]) * dt;
+    since_s = now_s;
+  }
+  void move(NodeState from, NodeState to, std::int64_t n) {
+    count[static_cast<std::size_t>(from)] -= n;
+    count[static_cast<std::size_t>(to)] += n;
+  }
+};
+
+// The engine's per-node states as a raw pointer, loaded once per loop over a job's nodes (a
+// store through a NodeState, a byte, may alias anything, so the compiler would otherwise reload
+// the array's address per node), and the per-state totals, brought up to now.
 struct NodeClocks {
   NodeState* state;
-  double* since_s;
-  std::array<double*, kNodeStates> time_s;  // by state, then node
-  double now_s;
-  // Node i enters state s now: the time since it entered its current state goes to that
-  // state's total (the only floating-point operation per node state change).
+  StateTotals* totals;
+  // Node i enters state s now.
   void enter(std::size_t i, NodeState s) const {
-    time_s[static_cast<std::size_t>(state[i])][i] += now_s - since_s[i];
+    totals->move(state[i], s, 1);
     state[i] = s;
-    since_s[i] = now_s;
   }
   // True if every node of [a, b) is in state s (a reduction, no early exit).
   bool all_in(std::size_t a, std::size_t b, NodeState s) const {
@@ -87,14 +106,9 @@ struct NodeClocks {
     for (std::size_t i = a; i < b; ++i) off |= static_cast<unsigned>(state[i] != s);
     return off == 0;
   }
-  // Nodes [a, b), all in state `from` (all_in), enter state `to` now: enter() for each, in
-  // loops over one array at a time.
+  // Nodes [a, b), all in state `from` (all_in), enter state `to` now.
   void enter_run(std::size_t a, std::size_t b, NodeState from, NodeState to) const {
-    double* const t = time_s[static_cast<std::size_t>(from)];
-    const double* const since = since_s;
-    const double now = now_s;
-    for (std::size_t i = a; i < b; ++i) t[i] += now - since[i];
-    std::fill(since_s + a, since_s + b, now);
+    totals->move(from, to, static_cast<std::int64_t>(b - a));
     std::fill(state + a, state + b, to);
   }
 };

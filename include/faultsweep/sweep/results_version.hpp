@@ -7,7 +7,10 @@ namespace faultsweep::sweep {
 // (a summation order, a compensated sum) or changes which random draws a run makes; the layout of
 // the file (kSchemaVersion) is another matter. `--resume` and `merge` refuse to mix versions, so a
 // results file never holds values of two versions. Files written before the attribute existed
-// hold version 1.
-inline constexpr std::int64_t kResultsVersion = 1;
+// hold version 1. The versions (docs/results-schema.md):
+//   1  node-seconds per state summed node by node
+//   2  node-seconds per state summed over the machine, state count x time between changes
+//      (`spare_node_hours` may differ from version 1 in its last bits; nothing else moved)
+inline constexpr std::int64_t kResultsVersion = 2;
 
 }  // namespace faultsweep::sweep
