@@ -9,13 +9,16 @@
 
 #include <fmt/format.h>
 
+#include "checkpoint_app.hpp"
 #include "faultsweep/core/error.hpp"
 
 namespace faultsweep::avail {
 
 namespace {
 
-constexpr double kNever = std::numeric_limits<double>::infinity();
+using detail::App;
+using detail::kNever;
+using detail::Phase;
 
 // The pending event of every processor (its next failure or repair), organised as a winner
 // (tournament) tree over P = bit_ceil(N) leaves: node k holds the earliest time below it and the
@@ -122,105 +125,12 @@ void draw_batch(const dist::Dist& d, Engine& e, double (&batch)[kBatch]) {
   for (double& x : batch) x = d.sample(e);
 }
 
-enum class Phase { recovery, up, down };
-
-// The application's phase and its accounting. It changes only at the rare events (a recovery
-// succeeds, an active processor fails, a repair ends Down), which run out of line, away from the
-// per-event loop.
-struct App {
-  double I, work_per_interval, rho;  // rho: a recovery succeeds after R + I + L (§2)
-  int a;
-  Phase phase = Phase::recovery;
-  double phase_start = 0;   // start of the current recovery, up or down phase
-  double recovery_end = 0;  // when the current recovery succeeds, if no active failure first
-  double useful = 0, recovery_s = 0, up_s = 0, down_s = 0;
-  std::uint64_t active_failures = 0, recoveries_ok = 0, up_intervals = 0;
-
-  // The time from which the loop must call recovery_succeeds (never outside a recovery).
-  double recovery_due() const { return phase == Phase::recovery ? recovery_end : kNever; }
-  // The functional count at which a repair ends Down (-1: never, outside Down).
-  int down_exit() const { return phase == Phase::down ? a : -1; }
-
-  // A recovery that lasted rho without an active failure has succeeded (a failure at exactly
-  // rho comes after the checkpoint): it commits I of useful work and the Up phase begins.
-  [[gnu::noinline]] void recovery_succeeds() {
-    useful += I;
-    ++recoveries_ok;
-    recovery_s += rho;
-    phase = Phase::up;
-    phase_start = recovery_end;
-  }
-
-  // Closes the Up phase at time t: Eq. 3 semantics, only completed intervals are useful.
-  void close_up(double t) {
-    const double n = std::floor((t - phase_start) / I);
-    up_intervals += static_cast<std::uint64_t>(n);
-    useful += n * work_per_interval;
-    up_s += t - phase_start;
-  }
-  void start_recovery(double t) {
-    phase = Phase::recovery;
-    phase_start = t;
-    recovery_end = t + rho;
-  }
-
-  // Active processor i failed at t (actives are functional, so the event was a failure; Down
-  // clears the active set, so the phase is Recovery or Up).
-  [[gnu::noinline]] void active_fails(double t, unsigned i, const Bits& functional, Bits& active,
-                                      int n_functional) {
-    ++active_failures;
-    active.reset(i);
-    if (phase == Phase::up)
-      close_up(t);
-    else
-      recovery_s += t - phase_start;
-    if (n_functional >= a) {
-      // The lowest-index functional spare replaces it and the application recovers at once.
-      const int spare = functional.first_and_not(active);
-      FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
-      active.set(static_cast<unsigned>(spare));
-      start_recovery(t);
-    } else {
-      phase = Phase::down;
-      phase_start = t;
-      active.clear();
-    }
-  }
-
-  // A repair at t (in Down a failure only lowers the count) left exactly a functional
-  // processors: they become the active set and recover (state [R:0]).
-  [[gnu::noinline]] void down_ends(double t, const Bits& functional, Bits& active) {
-    down_s += t - phase_start;
-    active.assign(functional);
-    start_recovery(t);
-  }
-
-  // Closes the phase in progress at the horizon: a recovery counts only if rho completed.
-  void finish(double horizon) {
-    if (phase == Phase::recovery && recovery_end <= horizon) recovery_succeeds();
-    switch (phase) {
-      case Phase::recovery:
-        recovery_s += horizon - phase_start;
-        break;
-      case Phase::up:
-        close_up(horizon);
-        break;
-      case Phase::down:
-        down_s += horizon - phase_start;
-        break;
-    }
-  }
-};
-
 }  // namespace
 
 SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine& repairs) {
-  FS_CHECK(cfg.N >= 1 && cfg.a >= 1 && cfg.a <= cfg.N,
-           fmt::format("simulate_checkpointing: N = {}, a = {}", cfg.N, cfg.a));
-  FS_CHECK(cfg.I_s > cfg.C_s && cfg.I_s >= cfg.L_s && cfg.C_s >= 0 && cfg.L_s >= 0 &&
-               cfg.R_s >= 0 && cfg.horizon_s > 0 && std::isfinite(cfg.horizon_s),
-           fmt::format("simulate_checkpointing: I = {}, C = {}, L = {}, R = {}, horizon = {}",
-                       cfg.I_s, cfg.C_s, cfg.L_s, cfg.R_s, cfg.horizon_s));
+  detail::check_config(cfg);
+  if (cfg.sampler == Sampler::superposition)
+    return detail::simulate_superposed(cfg, failures, repairs);
 
   const int N = cfg.N, a = cfg.a;
   const double horizon = cfg.horizon_s;
@@ -293,54 +203,27 @@ SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine&
   attend:
     if (pos_f == kBatch) draw_batch(failure, failures, batch_f), pos_f = 0;
     if (pos_r == kBatch) draw_batch(repair, repairs, batch_r), pos_r = 0;
-    if (active.test(i))
-      app.active_fails(t, i, functional, active, n_functional);
-    else if (n_functional == down_exit)
-      app.down_ends(t, functional, active);
+    if (active.test(i)) {
+      active.reset(i);
+      const bool spare_left = n_functional >= a;
+      app.active_fails(t, spare_left);
+      if (spare_left) {  // the lowest-index functional spare replaces it
+        const int spare = functional.first_and_not(active);
+        FS_CHECK(spare >= 0, "no functional spare although n_functional >= a");
+        active.set(static_cast<unsigned>(spare));
+      } else {
+        active.clear();
+      }
+    } else if (n_functional == down_exit) {
+      app.down_ends(t);
+      active.assign(functional);
+    }
     due = app.recovery_due();
     down_exit = app.down_exit();
   }
   app.finish(horizon);
   const Phase phase = app.phase;
-  const double useful = app.useful, recovery_s = app.recovery_s, up_s = app.up_s,
-               down_s = app.down_s, I = app.I, work_per_interval = app.work_per_interval;
-  const std::uint64_t active_failures = app.active_failures, recoveries_ok = app.recoveries_ok,
-                      up_intervals = app.up_intervals;
-
-  SimResult r;
-  r.useful_s = useful;
-  r.total_s = horizon;
-  r.down_s = down_s;
-  r.recovery_s = recovery_s;
-  r.up_s = up_s;
-  r.events = events;
-  r.active_failures = active_failures;
-  r.checkpoints = recoveries_ok + up_intervals;
-  r.recoveries = recoveries_ok;
-
-  // End-of-run invariants (DESIGN §5): time adds up, work never exceeds time, counts agree.
-  // The tolerance covers rounding in sums of up to ~1e9 terms; a logic error is off by at least
-  // a fraction of one phase, which is far larger.
-  const double tol = 1e-7 * horizon;
-  FS_CHECK(useful >= 0 && useful <= horizon + tol,
-           fmt::format("useful = {} s outside [0, horizon = {} s]", useful, horizon));
-  FS_CHECK(down_s >= 0 && down_s <= horizon + tol,
-           fmt::format("down = {} s outside [0, horizon = {} s]", down_s, horizon));
-  FS_CHECK(std::abs(recovery_s + up_s + down_s - horizon) <= tol,
-           fmt::format("recovery {} + up {} + down {} != horizon {}", recovery_s, up_s, down_s,
-                       horizon));
-  FS_CHECK(useful <= recovery_s + up_s + tol,
-           fmt::format("useful = {} s exceeds recovery + up time", useful));
-  FS_CHECK(std::abs(useful - (static_cast<double>(recoveries_ok) * I +
-                              static_cast<double>(up_intervals) * work_per_interval)) <= tol,
-           "useful work disagrees with the checkpoint counts");
-  FS_CHECK(active_failures <= n_failures, "more active failures than failures");
-  // Each processor alternates failure, repair, failure, ...: failures lead by one at most.
-  const std::uint64_t n_repairs = events - n_failures;
-  FS_CHECK(n_failures >= n_repairs &&
-               n_failures - n_repairs == static_cast<std::uint64_t>(N - n_functional),
-           fmt::format("failures {} - repairs {} != failed processors {}", n_failures, n_repairs,
-                       N - n_functional));
+  SimResult r = detail::result_of(app, horizon, events, n_failures, N - n_functional);
   FS_CHECK(functional.count() == n_functional, "functional count out of step with its bit set");
   FS_CHECK(phase == Phase::down || active.count() == a,
            fmt::format("{} active processors outside Down, expected a = {}", active.count(), a));

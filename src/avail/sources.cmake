@@ -5,4 +5,5 @@ list(APPEND FAULTSWEEP_SOURCES
   src/avail/spare_chain.cpp
   src/avail/plank_system.cpp
   src/avail/checkpoint_sim.cpp
+  src/avail/checkpoint_sim_superposed.cpp
 )

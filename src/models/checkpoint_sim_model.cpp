@@ -71,6 +71,13 @@ Point resolve_point(const Params& p, const std::filesystem::path& base_dir) {
   c.repair = repairs ? *repairs : dist::Dist::exponential(sys.mttr_s);
   pt.exponential =
       c.failure.kind() == dist::Kind::exponential && c.repair.kind() == dist::Kind::exponential;
+  const std::string sampler = p.has("sampler") ? p.str("sampler") : std::string("auto");
+  if (sampler == "superposition" && !pt.exponential)
+    throw InputError("sampler", sampler,
+                     "per_processor or auto: superposition needs exponential failures and "
+                     "repairs");
+  c.sampler = sampler == "per_processor" || !pt.exponential ? avail::Sampler::per_processor
+                                                            : avail::Sampler::superposition;
   return pt;
 }
 
@@ -119,6 +126,13 @@ const std::vector<ParamSpec>& CheckpointSimModel::params() const {
                  inf,
                  {},
                  "simulated wall-clock time per replica (> 0)"});
+    s.push_back(make_param(
+        "sampler", ParamKind::string, "", Value(std::string("auto")),
+        "how processor events are drawn: superposition (the machine's next event from the total "
+        "rate, one exponential and one uniform draw per event; exponential laws only), "
+        "per_processor (each processor's own next event, any laws; the draws of results version "
+        "1), auto (superposition when both laws are exponential, else per_processor)",
+        {"auto", "superposition", "per_processor"}));
     ParamSpec failures{
         "failures", ParamKind::dist,
         "s",        std::nullopt,

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_sim_support.hpp"
 #include "faultsweep/avail/checkpoint_sim.hpp"
 #include "faultsweep/avail/markov_chain.hpp"
 #include "faultsweep/core/duration.hpp"
@@ -28,7 +29,6 @@ using faultsweep::InputError;
 using faultsweep::kDay_s;
 using faultsweep::kHour_s;
 using faultsweep::kMinute_s;
-using faultsweep::make_stream;
 using faultsweep::Params;
 using faultsweep::Purpose;
 using faultsweep::Value;
@@ -39,12 +39,8 @@ using faultsweep::dist::Dist;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20011115;
-
 SimResult run(const SimConfig& cfg, std::uint64_t replica = 0) {
-  Engine f = make_stream(kSeed, replica, Purpose::failures, "test");
-  Engine r = make_stream(kSeed, replica, Purpose::repairs, "test");
-  return simulate_checkpointing(cfg, f, r);
+  return faultsweep::testing::run_checkpointing(cfg, replica);
 }
 
 // One processor that works 10 h and is repaired in 1 h, forever; I = 2 h, C = 15 min,
@@ -149,8 +145,9 @@ struct Estimate {
   double mean = 0, se = 0, down_mean = 0, down_se = 0;
 };
 
-Estimate simulate_replicas(const ChainPoint& p, int replicas) {
+Estimate simulate_replicas(const ChainPoint& p, int replicas, faultsweep::avail::Sampler sampler) {
   SimConfig c;
+  c.sampler = sampler;
   c.N = 32;
   c.a = p.a;
   c.I_s = p.I_s;
@@ -180,7 +177,8 @@ Estimate simulate_replicas(const ChainPoint& p, int replicas) {
 TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 standard errors",
           "[checkpoint_sim]") {
   // HIGH: MTTF 32.7 d, MTTR 1.30 d; MEDIUM: 13.0 d, 2.02 d; LOW: 70 min, 75 min (Table 3).
-  // Horizons give 1-2.5 million events per replica; 20 replicas per point; ~7 s in all.
+  // Horizons give 1-2.5 million events per replica; 20 replicas per point and sampler (per
+  // processor, superposition: avail/checkpoint_sim.hpp); ~10 s in all.
   //  - HIGH BT a = 28 (C = L = R = 92.6 s, I = 1.82 h, the paper's optimum): 4 spares, often
   //    needed. HIGH BT a = 32: no spares, every active failure leads to Down (A ~ 0.27).
   //  - MEDIUM EP a = 16: spares plentiful, failed actives are replaced at once.
@@ -196,6 +194,8 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
   //   spares never fail                           +48 (LOW a=9), +112, +1019 SE (none at a=1:
   //                                               31 spares never all fail)
   //   Down ends at the first repair, not at a     +53 (HIGH a=28), +83, +2574 SE
+  //   superposition: an active processor hit      fails at 4 of the 5 points (all but HIGH
+  //   with probability a / N instead of a / f     a=32, which has no spare: every failure hits)
   const std::vector<ChainPoint> points{
       {"HIGH BT a=28", 28, 6552, 92.6, 92.6, 92.6, 32.7 * kDay_s, 1.30 * kDay_s, 600000},
       {"HIGH BT a=32", 32, 6552, 93.7, 93.7, 93.7, 32.7 * kDay_s, 1.30 * kDay_s, 600000},
@@ -203,32 +203,27 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
       {"LOW LU a=1", 1, 2880, 575.8, 2879, 2879, 70 * kMinute_s, 75 * kMinute_s, 4000},
       {"LOW EP a=9", 9, 130, 15.3, 76.5, 76.5, 70 * kMinute_s, 75 * kMinute_s, 2500},
   };
-  for (const ChainPoint& p : points) {
-    const auto chain = chain_of(p);
-    const Estimate e = simulate_replicas(p, 20);
-    INFO(p.name << ": sim A = " << e.mean << " +- " << e.se
-                << " (SE), chain A = " << chain.availability << "; sim down = " << e.down_mean
-                << " +- " << e.down_se << ", chain down = " << chain.down_fraction);
-    CHECK(std::abs(e.mean - chain.availability) <= 4 * e.se);
-    CHECK(std::abs(e.down_mean - chain.down_fraction) <= 4 * e.down_se + 1e-6);
-    // The check above means something only if the error bar is tight: 4 SE within 1 % of A.
-    CHECK(e.se <= 0.0025 * chain.availability);
-  }
+  using faultsweep::avail::Sampler;
+  for (const ChainPoint& p : points)
+    for (const Sampler sampler : {Sampler::per_processor, Sampler::superposition}) {
+      const auto chain = chain_of(p);
+      const Estimate e = simulate_replicas(p, 20, sampler);
+      INFO((sampler == Sampler::superposition ? "superposition, " : "per processor, ")
+           << p.name << ": sim A = " << e.mean << " +- " << e.se
+           << " (SE), chain A = " << chain.availability << "; sim down = " << e.down_mean << " +- "
+           << e.down_se << ", chain down = " << chain.down_fraction);
+      CHECK(std::abs(e.mean - chain.availability) <= 4 * e.se);
+      CHECK(std::abs(e.down_mean - chain.down_fraction) <= 4 * e.down_se + 1e-6);
+      // The check above means something only if the error bar is tight: 4 SE within 1 % of A.
+      CHECK(e.se <= 0.0025 * chain.availability);
+    }
 }
 
 TEST_CASE(
     "checkpoint_sim: same seed and replica give bit-identical results; histories are "
     "shared across application parameters",
     "[checkpoint_sim]") {
-  SimConfig c;
-  c.N = 32;
-  c.a = 9;
-  c.I_s = 130;
-  c.C_s = 15.3;
-  c.L_s = c.R_s = 76.5;
-  c.failure = Dist::exponential(70 * kMinute_s);
-  c.repair = Dist::exponential(75 * kMinute_s);
-  c.horizon_s = 50 * kDay_s;
+  const SimConfig c = faultsweep::testing::low_ep_config();
   const SimResult x = run(c, 3), y = run(c, 3), z = run(c, 4);
   CHECK(x.useful_s == y.useful_s);
   CHECK(x.down_s == y.down_s);
@@ -295,28 +290,11 @@ TEST_CASE("checkpoint_sim: a configuration the model should have rejected is a b
 namespace {
 
 Params model_params() {
-  Params p;
-  p.set("N", std::int64_t{32});
-  p.set("C", 15.3);
-  p.set("L", 76.5);
-  p.set("R", 76.5);
-  p.set("mttf", 70 * kMinute_s);
-  p.set("mttr", 75 * kMinute_s);
-  p.set("a", std::int64_t{9});
-  p.set("I", 130.0);
-  p.set("horizon", 20 * kDay_s);
-  return p;
+  return faultsweep::testing::checkpoint_model_params();
 }
 
 std::vector<double> run_model(const Params& p, std::uint64_t replica) {
-  const faultsweep::models::CheckpointSimModel m;
-  faultsweep::models::RunContext ctx;
-  ctx.master_seed = kSeed;
-  ctx.replica = replica;
-  m.validate(p, {});
-  std::vector<double> out(m.metrics().size());
-  m.run(p, ctx, out);
-  return out;
+  return faultsweep::testing::run_checkpoint_model(p, replica);
 }
 
 std::size_t metric_index(const std::string& name) {

@@ -12,7 +12,18 @@
 
 namespace faultsweep::avail {
 
+// How processor events are drawn.
+//  - per_processor: each processor's next failure or repair is drawn from its law and the
+//    earliest comes next (any laws; one draw per event, a tournament tree over the processors).
+//  - superposition: with both laws exponential, the machine's next event comes after an
+//    exponential time of the total rate (functional x failure rate + failed x repair rate), and a
+//    uniform draw picks its kind and whether it hits an active processor. The same law of the
+//    system (the processes are memoryless, the processors exchangeable), other draws: a
+//    statistical change from per_processor, not a last-bit one.
+enum class Sampler { per_processor, superposition };
+
 struct SimConfig {
+  Sampler sampler = Sampler::per_processor;
   int N = 32;
   int a = 1;
   double I_s = 0, C_s = 0, L_s = 0, R_s = 0;
@@ -34,12 +45,15 @@ struct SimResult {
   double availability() const { return total_s > 0 ? useful_s / total_s : 0.0; }
 };
 
-// Simulates one replica. failures draws times to failure, repairs draws repair times, each in
-// event order (the N first times to failure in processor order at time 0). All processors start
-// new and functional; the application starts a recovery at time 0 on processors 0..a-1.
-// Simultaneous events are processed in processor-index order; a failure at exactly the end of a
-// recovery or of an interval comes after that checkpoint. Throws InternalError on a config that
-// the model's validation should have rejected (a > N, I < L, I <= C, horizon <= 0).
+// Simulates one replica. per_processor: failures draws times to failure, repairs draws repair
+// times, each in event order (the N first times to failure in processor order at time 0).
+// superposition (both laws exponential, else InternalError): failures draws the times between
+// events, repairs the uniforms that pick them. Either way the processors' history depends on N
+// and the laws only, not on a, I, C, L or R (common random numbers across the application). All
+// processors start new and functional; the application starts a recovery at time 0 on processors
+// 0..a-1. Simultaneous events are processed in processor-index order; a failure at exactly the end
+// of a recovery or of an interval comes after that checkpoint. Throws InternalError on a config
+// that the model's validation should have rejected (a > N, I < L, I <= C, horizon <= 0).
 SimResult simulate_checkpointing(const SimConfig& cfg, Engine& failures, Engine& repairs);
 
 }  // namespace faultsweep::avail

@@ -11,6 +11,8 @@ namespace faultsweep::sweep {
 //   1  node-seconds per state summed node by node
 //   2  node-seconds per state summed over the machine, state count x time between changes
 //      (`spare_node_hours` may differ from version 1 in its last bits; nothing else moved)
-inline constexpr std::int64_t kResultsVersion = 2;
+//   3  checkpoint_sim draws exponential processor events by superposition (sampler = "auto"):
+//      other draws, the same law; cluster results identical to version 2
+inline constexpr std::int64_t kResultsVersion = 3;
 
 }  // namespace faultsweep::sweep
