@@ -22,15 +22,20 @@ replicas = 2000
 work = "10ms"
 TOML
 
-# journal_records FILE: the number of intact records (synthetic: 2 metrics, 28-byte records).
+# journal_records FILE: the number of intact records (synthetic: 2 metrics, 28-byte records), in
+# any of the journal's layouts (sweep/journal.hpp: 1, 2 with a slice, 3 with a slice and the
+# results version).
 journal_records() {
   /usr/bin/python3 - "$1" <<'PY'
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
+layout = d[:11]
 pos = 11
-for _ in range(2):
+strings = {b"FSJOURNAL1\n": 2, b"FSJOURNAL2\n": 3, b"FSJOURNAL3\n": 3}[layout]
+for _ in range(strings):
     n = struct.unpack_from("<Q", d, pos)[0]
     pos += 8 + n
+pos += 4 if layout == b"FSJOURNAL3\n" else 0  # the results version
 pos += 8
 rec, n = 8 + 16 + 4, 0
 while pos + rec <= len(d):
