@@ -130,8 +130,8 @@ const std::vector<ParamSpec>& CheckpointSimModel::params() const {
         "sampler", ParamKind::string, "", Value(std::string("auto")),
         "how processor events are drawn: superposition (the machine's next event from the total "
         "rate, one exponential and one uniform draw per event; exponential laws only), "
-        "per_processor (each processor's own next event, any laws; the draws of results version "
-        "1), auto (superposition when both laws are exponential, else per_processor)",
+        "per_processor (each processor's own next event, any laws; the draws of results versions "
+        "1 and 2), auto (superposition when both laws are exponential, else per_processor)",
         {"auto", "superposition", "per_processor"}));
     ParamSpec failures{
         "failures", ParamKind::dist,
