@@ -69,9 +69,9 @@ inline constexpr int kNodeStates = 5;
 // Node-seconds by state, kept per run of the machine rather than per node: how many nodes are in
 // each state, and the time they have spent there up to `since_s`. A state change moves counts
 // (integers, exact in any order); time enters only when the clock moves, as each state's count
-// times the time since the last change. A job's nodes thus change state at a cost that does not
-// depend on how many there are, and the totals are those of adding up every node's own time, up
-// to the order of the sums (the last bits).
+// times the time since the last change. Keeping the time thus costs the same however many nodes
+// change state (their states and owners are still set node by node), and the totals are those of
+// adding up every node's own time, up to the order of the sums (the last bits).
 struct StateTotals {
   std::array<std::int64_t, kNodeStates> count{};
   std::array<double, kNodeStates> node_s{};
