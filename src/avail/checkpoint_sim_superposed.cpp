@@ -75,9 +75,8 @@ SimResult simulate_superposed(const SimConfig& cfg, Engine& failures, Engine& re
     if (t > horizon || t >= due) [[unlikely]] {
       if (t > horizon) break;
       // A recovery that reached rho before this event succeeded (at exactly rho: before it).
-      app.recovery_succeeds();
+      app.recovery_succeeds();  // Recovery -> Up: the same a processors stay active
       due = kNever;
-      hits_active = active_table();
     }
     const int fails = u < p_fail[k];
     ++events;

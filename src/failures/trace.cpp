@@ -102,9 +102,12 @@ FailureEvent offset_event(FailureEvent e, std::int32_t node_offset) {
 
 }  // namespace
 
+bool is_sorted_events(const std::vector<FailureEvent>& events) {
+  return std::is_sorted(events.begin(), events.end(), event_before);
+}
+
 void sort_events(std::vector<FailureEvent>& events) {
-  if (!std::is_sorted(events.begin(), events.end(), event_before))
-    std::sort(events.begin(), events.end(), event_before);
+  std::sort(events.begin(), events.end(), event_before);
 }
 
 TraceSource::TraceSource(std::vector<FailureEvent> events, std::int32_t node_offset,
@@ -167,7 +170,7 @@ std::string TraceLog::summary() const {
 
 void text::finish(TraceLog& log, const std::string& file, Times times) {
   if (times == Times::absolute) make_relative(log);
-  std::sort(log.events.begin(), log.events.end(), event_before);
+  sort_events(log.events);
   if (!log.events.empty()) return;
   // Keyed "file" like the factory's other checks of the trace, so the job loader can point at
   // the job file's line as well.

@@ -36,9 +36,10 @@ class TraceSource final : public FailureSource {
   // horizon_s are not emitted.
   explicit TraceSource(std::vector<FailureEvent> events, std::int32_t node_offset = 0,
                        double horizon_s = std::numeric_limits<double>::infinity());
-  // Replays events shared with other sources (a parsed log's, read once for every replica):
-  // sorted as above once, on first use by any source, not copied. Each event is checked and
-  // offset as it is emitted, so a replica costs nothing per event it never reaches.
+  // Replays events shared with other sources (a parsed log's, read once for every replica),
+  // already sorted as above (every reader sorts them, text::finish), without a copy. Each event
+  // is checked and offset as it is emitted, so a replica costs nothing per event it never
+  // reaches.
   TraceSource(std::shared_ptr<const std::vector<FailureEvent>> sorted_events,
               std::int32_t node_offset, double horizon_s);
   FailureEvent next() override;
@@ -53,6 +54,7 @@ class TraceSource final : public FailureSource {
 
 // Sorts events by (time, node, downtime): the order every TraceSource replays.
 void sort_events(std::vector<FailureEvent>& events);
+bool is_sorted_events(const std::vector<FailureEvent>& events);
 
 // The result of reading a log: events (unsorted order of the file is not kept: sorted by
 // (time, node)), and what was skipped.
