@@ -3,14 +3,16 @@
 // MTTF 70 min, MTTR 75 min) where events are densest relative to phase changes. For comparison,
 // a baseline loop that does only what any such simulation must: one exponential draw per event
 // and selection of the next event among 32 processors by a linear scan; and the floor, the draws
-// alone.
+// alone, by inversion (pcg64 + log) and by the ziggurat (core/ziggurat.hpp).
 //
 // Each case runs 5 times for ~0.5 s; prints the median (and min..max) in M events/s, and at the
-// end each simulation's median as a fraction of the floor's median of the same run. No pass/fail.
+// end each simulation's median as a fraction of each floor's median of the same run. No
+// pass/fail.
 // Rates are per second of this thread's CPU time, so that other processes competing for the core
 // (a shared build machine) do not show up as a slower simulator; the wall-clock rate of the median
 // run is printed beside it (equal on an idle machine).
-// Both samplers run: per processor (any laws) and superposition (exponential laws).
+// Both samplers run: per processor (any laws) and superposition (exponential laws), the latter
+// with both ways of drawing its exponential times.
 // Usage: bench_checkpoint_sim [seconds per run, default 0.5]
 #include <algorithm>
 #include <array>
@@ -25,6 +27,7 @@
 #include "faultsweep/avail/checkpoint_sim.hpp"
 #include "faultsweep/core/duration.hpp"
 #include "faultsweep/core/rng.hpp"
+#include "faultsweep/core/ziggurat.hpp"
 #include "faultsweep/dist/distribution.hpp"
 
 namespace {
@@ -73,16 +76,28 @@ std::uint64_t draws_only(double horizon_s, std::uint64_t seed, double& checksum)
   return n;
 }
 
+// The same with the ziggurat's draws (mean 1, scaled as the sampler scales them).
+std::uint64_t ziggurat_draws_only(double horizon_s, std::uint64_t seed, double& checksum) {
+  Engine e(seed);
+  const faultsweep::ExpZiggurat exp1;
+  const auto n = static_cast<std::uint64_t>(2.0 * 32 * horizon_s / (kMttf_s + kMttr_s));
+  double sum = 0;
+  for (std::uint64_t k = 0; k < n; ++k) sum += exp1(e) * kMttf_s;
+  checksum += sum;
+  return n;
+}
+
 struct Case {
   std::string name;
   bool is_sim;
   std::function<std::uint64_t(double horizon_s, std::uint64_t seed, double& checksum)> run;
 };
 
-Case sim_case(std::string name, faultsweep::avail::Sampler sampler, int a, double I, double C,
-              double L, double R) {
+Case sim_case(std::string name, faultsweep::avail::Sampler sampler,
+              faultsweep::avail::ExpDraws draws, int a, double I, double C, double L, double R) {
   faultsweep::avail::SimConfig cfg;
   cfg.sampler = sampler;
+  cfg.exp_draws = draws;
   cfg.N = 32;
   cfg.a = a;
   cfg.I_s = I, cfg.C_s = C, cfg.L_s = L, cfg.R_s = R;
@@ -117,15 +132,24 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   // Both samplers (avail/checkpoint_sim.hpp): per processor, and superposition (the model's
   // default for exponential laws).
+  using faultsweep::avail::ExpDraws;
   using faultsweep::avail::Sampler;
-  for (const Sampler s : {Sampler::per_processor, Sampler::superposition}) {
-    const std::string tag = s == Sampler::superposition ? "superposed " : "per-proc.  ";
-    cases.push_back(sim_case(tag + "LOW EP a=9  I=130s", s, 9, 130, 15.3, 76.5, 76.5));
-    cases.push_back(sim_case(tag + "LOW EP a=1  I=60s ", s, 1, 60, 1.7, 8.5, 8.5));
-    cases.push_back(sim_case(tag + "LOW EP a=32 I=400s", s, 32, 400, 54.4, 272, 272));
+  struct Kind {
+    Sampler s;
+    ExpDraws d;
+    const char* tag;
+  };
+  for (const Kind k : {Kind{Sampler::per_processor, ExpDraws::inversion, "per-proc.      "},
+                       Kind{Sampler::superposition, ExpDraws::inversion, "superpos. log  "},
+                       Kind{Sampler::superposition, ExpDraws::ziggurat, "superpos. zigg."}}) {
+    const std::string tag = k.tag;
+    cases.push_back(sim_case(tag + " LOW EP a=9  I=130s", k.s, k.d, 9, 130, 15.3, 76.5, 76.5));
+    cases.push_back(sim_case(tag + " LOW EP a=1  I=60s ", k.s, k.d, 1, 60, 1.7, 8.5, 8.5));
+    cases.push_back(sim_case(tag + " LOW EP a=32 I=400s", k.s, k.d, 32, 400, 54.4, 272, 272));
   }
   const std::size_t floor_case = cases.size();
   cases.push_back({"floor: exp draws only (pcg64 + log)", false, draws_only});
+  cases.push_back({"floor: exp draws only (pcg64 + ziggurat)", false, ziggurat_draws_only});
   cases.push_back(
       {"baseline: exp draw + linear scan (N=32)", false,
        [](double h, std::uint64_t seed, double& cs) { return baseline(32, h, seed, cs); }});
@@ -169,10 +193,12 @@ int main(int argc, char** argv) {
                 runs.front().cpu_rate, runs.back().cpu_rate, runs[kRuns / 2].wall_rate);
     medians.push_back(runs[kRuns / 2].cpu_rate);
   }
-  std::printf("sim / floor (medians of this run):");
-  for (std::size_t k = 0; k < cases.size(); ++k)
-    if (cases[k].is_sim) std::printf(" %.2f", medians[k] / medians[floor_case]);
-  std::printf("\n");
+  for (const std::size_t floor : {floor_case, floor_case + 1}) {
+    std::printf("sim / %s floor (medians of this run):", floor == floor_case ? "log" : "ziggurat");
+    for (std::size_t k = 0; k < cases.size(); ++k)
+      if (cases[k].is_sim) std::printf(" %.2f", medians[k] / medians[floor]);
+    std::printf("\n");
+  }
   std::printf("(checksum %.6g)\n", checksum);
   return 0;
 }

@@ -5,6 +5,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/core/params.cpp
   src/core/hash.cpp
   src/core/rng.cpp
+  src/core/ziggurat.cpp
   src/core/table_reader.cpp
   src/core/text_guard.cpp
   src/core/notice.cpp

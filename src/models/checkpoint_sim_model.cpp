@@ -78,6 +78,12 @@ Point resolve_point(const Params& p, const std::filesystem::path& base_dir) {
                      "repairs");
   c.sampler = sampler == "per_processor" || !pt.exponential ? avail::Sampler::per_processor
                                                             : avail::Sampler::superposition;
+  const std::string draws = p.has("exp_draws") ? p.str("exp_draws") : std::string("auto");
+  if (draws != "auto" && c.sampler == avail::Sampler::per_processor)
+    throw InputError("exp_draws", draws,
+                     "auto with the per-processor sampler, which draws from the laws themselves "
+                     "(ziggurat and inversion choose the superposition sampler's draws)");
+  c.exp_draws = draws == "inversion" ? avail::ExpDraws::inversion : avail::ExpDraws::ziggurat;
   return pt;
 }
 
@@ -133,6 +139,13 @@ const std::vector<ParamSpec>& CheckpointSimModel::params() const {
         "per_processor (each processor's own next event, any laws; the draws of results versions "
         "1 and 2), auto (superposition when both laws are exponential, else per_processor)",
         {"auto", "superposition", "per_processor"}));
+    s.push_back(make_param(
+        "exp_draws", ParamKind::string, "", Value(std::string("auto")),
+        "how the superposition sampler draws the times between events: ziggurat (Marsaglia & "
+        "Tsang's table method, no log for 98 % of the draws), inversion (-ln U; with it the "
+        "sampler gives the draws of results version 3), auto (ziggurat; the only value the "
+        "per-processor sampler takes)",
+        {"auto", "ziggurat", "inversion"}));
     ParamSpec failures{
         "failures", ParamKind::dist,
         "s",        std::nullopt,

@@ -145,9 +145,11 @@ struct Estimate {
   double mean = 0, se = 0, down_mean = 0, down_se = 0;
 };
 
-Estimate simulate_replicas(const ChainPoint& p, int replicas, faultsweep::avail::Sampler sampler) {
+Estimate simulate_replicas(const ChainPoint& p, int replicas, faultsweep::avail::Sampler sampler,
+                           faultsweep::avail::ExpDraws draws) {
   SimConfig c;
   c.sampler = sampler;
+  c.exp_draws = draws;
   c.N = 32;
   c.a = p.a;
   c.I_s = p.I_s;
@@ -178,7 +180,8 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
           "[checkpoint_sim]") {
   // HIGH: MTTF 32.7 d, MTTR 1.30 d; MEDIUM: 13.0 d, 2.02 d; LOW: 70 min, 75 min (Table 3).
   // Horizons give 1-2.5 million events per replica; 20 replicas per point and sampler (per
-  // processor, superposition: avail/checkpoint_sim.hpp); ~10 s in all.
+  // processor, superposition with the ziggurat's draws and by inversion: avail/checkpoint_sim.hpp);
+  // ~12 s in all.
   //  - HIGH BT a = 28 (C = L = R = 92.6 s, I = 1.82 h, the paper's optimum): 4 spares, often
   //    needed. HIGH BT a = 32: no spares, every active failure leads to Down (A ~ 0.27).
   //  - MEDIUM EP a = 16: spares plentiful, failed actives are replaced at once.
@@ -203,15 +206,23 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
       {"LOW LU a=1", 1, 2880, 575.8, 2879, 2879, 70 * kMinute_s, 75 * kMinute_s, 4000},
       {"LOW EP a=9", 9, 130, 15.3, 76.5, 76.5, 70 * kMinute_s, 75 * kMinute_s, 2500},
   };
+  using faultsweep::avail::ExpDraws;
   using faultsweep::avail::Sampler;
+  struct Way {
+    Sampler sampler;
+    ExpDraws draws;
+    const char* name;
+  };
   for (const ChainPoint& p : points)
-    for (const Sampler sampler : {Sampler::per_processor, Sampler::superposition}) {
+    for (const Way way :
+         {Way{Sampler::per_processor, ExpDraws::inversion, "per processor, "},
+          Way{Sampler::superposition, ExpDraws::ziggurat, "superposition, "},
+          Way{Sampler::superposition, ExpDraws::inversion, "superposition by inversion, "}}) {
       const auto chain = chain_of(p);
-      const Estimate e = simulate_replicas(p, 20, sampler);
-      INFO((sampler == Sampler::superposition ? "superposition, " : "per processor, ")
-           << p.name << ": sim A = " << e.mean << " +- " << e.se
-           << " (SE), chain A = " << chain.availability << "; sim down = " << e.down_mean << " +- "
-           << e.down_se << ", chain down = " << chain.down_fraction);
+      const Estimate e = simulate_replicas(p, 20, way.sampler, way.draws);
+      INFO(way.name << p.name << ": sim A = " << e.mean << " +- " << e.se
+                    << " (SE), chain A = " << chain.availability << "; sim down = " << e.down_mean
+                    << " +- " << e.down_se << ", chain down = " << chain.down_fraction);
       CHECK(std::abs(e.mean - chain.availability) <= 4 * e.se);
       CHECK(std::abs(e.down_mean - chain.down_fraction) <= 4 * e.down_se + 1e-6);
       // The check above means something only if the error bar is tight: 4 SE within 1 % of A.

@@ -45,6 +45,18 @@ std::vector<double> run_model(const Params& p, std::uint64_t replica) {
   return faultsweep::testing::run_checkpoint_model(p, replica);
 }
 
+// The library run on the streams the model derives for replica `replica` (20 days, as
+// checkpoint_model_params()).
+SimResult run_as_model(SimConfig c, std::uint64_t replica) {
+  c.horizon_s = 20 * kDay_s;
+  faultsweep::models::RunContext ctx;
+  ctx.master_seed = kCheckpointSeed;
+  ctx.replica = replica;
+  Engine f = ctx.stream(Purpose::failures, "N=32;" + c.failure.canonical_text());
+  Engine r = ctx.stream(Purpose::repairs, "N=32;" + c.repair.canonical_text());
+  return simulate_checkpointing(c, f, r);
+}
+
 }  // namespace
 
 TEST_CASE("checkpoint_sim superposition: bit-identical per seed, one history across a, I, R",
@@ -97,14 +109,7 @@ TEST_CASE(
 
   // per_processor gives the draws of results version 1: the library's default sampler.
   const faultsweep::models::CheckpointSimModel m;
-  SimConfig c = low_ep(Sampler::per_processor);
-  c.horizon_s = 20 * kDay_s;
-  faultsweep::models::RunContext ctx;
-  ctx.master_seed = kCheckpointSeed;
-  ctx.replica = 2;
-  Engine f = ctx.stream(Purpose::failures, "N=32;" + c.failure.canonical_text());
-  Engine r = ctx.stream(Purpose::repairs, "N=32;" + c.repair.canonical_text());
-  CHECK(run_model(per, 2)[0] == simulate_checkpointing(c, f, r).availability());
+  CHECK(run_model(per, 2)[0] == run_as_model(low_ep(Sampler::per_processor), 2).availability());
 
   Params w = p;
   w.set("failures.dist", std::string("weibull"));
@@ -119,4 +124,31 @@ TEST_CASE(
   const std::string err = faultsweep::testing::thrown_key_expected([&] { m.validate(w, {}); });
   CHECK(err.rfind("sampler | ", 0) == 0);
   CHECK(err.find("exponential") != std::string::npos);
+}
+
+TEST_CASE(
+    "checkpoint_sim model: exp_draws auto is the ziggurat, inversion gives other draws, and "
+    "the per-processor sampler takes neither",
+    "[checkpoint_sim]") {
+  const Params p = faultsweep::testing::checkpoint_model_params();
+  Params zig = p, inv = p;
+  zig.set("exp_draws", std::string("ziggurat"));
+  inv.set("exp_draws", std::string("inversion"));
+  const auto automatic = run_model(p, 2);
+  CHECK(automatic == run_model(zig, 2));
+  CHECK(automatic != run_model(inv, 2));
+
+  // inversion is the library's superposition with ExpDraws::inversion, from the model's streams.
+  SimConfig c = low_ep(Sampler::superposition);
+  c.exp_draws = faultsweep::avail::ExpDraws::inversion;
+  const SimResult by_inversion = run_as_model(c, 2);
+  CHECK(run_model(inv, 2)[0] == by_inversion.availability());
+  CHECK(run_model(inv, 2)[5] == static_cast<double>(by_inversion.events));
+
+  Params per = zig;
+  per.set("sampler", std::string("per_processor"));
+  const faultsweep::models::CheckpointSimModel m;
+  const std::string err = faultsweep::testing::thrown_key_expected([&] { m.validate(per, {}); });
+  CHECK(err.rfind("exp_draws | ", 0) == 0);
+  CHECK(err.find("per-processor") != std::string::npos);
 }

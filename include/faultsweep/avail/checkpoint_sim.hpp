@@ -22,8 +22,14 @@ namespace faultsweep::avail {
 //    statistical change from per_processor, not a last-bit one.
 enum class Sampler { per_processor, superposition };
 
+// How the superposition sampler draws its exponential times between events: by the ziggurat
+// (core/ziggurat.hpp: a table lookup and one 64-bit draw for most) or by inversion, -ln U (the
+// draws of results version 3). The per-processor sampler draws from the laws themselves.
+enum class ExpDraws { ziggurat, inversion };
+
 struct SimConfig {
   Sampler sampler = Sampler::per_processor;
+  ExpDraws exp_draws = ExpDraws::ziggurat;  // superposition only
   int N = 32;
   int a = 1;
   double I_s = 0, C_s = 0, L_s = 0, R_s = 0;

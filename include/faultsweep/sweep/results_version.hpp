@@ -13,6 +13,9 @@ namespace faultsweep::sweep {
 //      (`spare_node_hours` may differ from version 1 in its last bits; nothing else moved)
 //   3  checkpoint_sim draws exponential processor events by superposition (sampler = "auto"):
 //      other draws, the same law; cluster results identical to version 2
-inline constexpr std::int64_t kResultsVersion = 3;
+//   4  checkpoint_sim's superposition draws the times between events by the ziggurat and picks
+//      an event with integer thresholds (exp_draws = "auto"): other draws, the same law; cluster
+//      results identical to version 3
+inline constexpr std::int64_t kResultsVersion = 4;
 
 }  // namespace faultsweep::sweep
