@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "faultsweep/core/error.hpp"
 
@@ -12,12 +13,29 @@ namespace faultsweep::policy {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Room left on each side of the bound's threshold before the interval decides: the exact test
+// computes ln L within ~1e-13 (above_level), the interval's own arithmetic within ~1e-14.
+constexpr double kSlack = 1e-6;
+
 // The hazard of an exponential node of this scale over x, as OnlineReliability::hazard computes
 // it (scale +inf: never fails).
 double exponential_hazard(double scale_s, double x_s) {
   return scale_s < kInf ? x_s / scale_s : 0.0;
 }
 }  // namespace
+
+// log2 m lies between m - 1 and m - 1 + 0.086072 for 1 <= m < 2 (the chord under the concave
+// log2 on [1, 2]; the gap is largest at m = 1 / ln 2), so ln y lies in (e + m - 1) ln 2 +
+// [0, 0.05966] for y = 2^e m.
+LogInterval log_interval(double y) {
+  if (!(y >= std::numeric_limits<double>::min()) || !(y < kInf)) return {};
+  const auto bits = std::bit_cast<std::uint64_t>(y);
+  const auto e = static_cast<double>(static_cast<std::int64_t>(bits >> 52) - 1023);
+  const double m =
+      std::bit_cast<double>((bits & 0x000f'ffff'ffff'ffffULL) | 0x3ff0'0000'0000'0000ULL);
+  const double lo = (e + (m - 1)) * std::numbers::ln2;
+  return {lo, lo + 0.05967, true};
+}
 
 void ReliabilityOrder::sync(const reliability::OnlineReliability& model, int nodes) {
   if (model.refits() == synced_refits_) return;
@@ -170,19 +188,29 @@ bool ReliabilityOrder::above_level(const failures::NodeHistory& h, std::int32_t 
   // argument, one subtraction), i.e. within L (1e-15 r + 1.2e-16) for r >= A / L; ln L is
   // computed within ~1e-13. So ln L > ln level + 1e-9 + 2e-15 r means the computed H exceeds
   // the level, which k nodes do not (r < 1e12 keeps the margin small).
-  double log_lower = 0, r = 0;
+  // ln L = base + c ln y. Before the log itself, an interval of ln y from y's exponent and
+  // mantissa (below) often settles the comparison with room to spare; only an undecided node
+  // pays for std::log, so every answer is the one the exact test gives.
+  double base = 0, c = 0, y = 0, r = 0;
   if (b.beta < 1) {
     r = (t + x_s) / (b.beta * x_s);
     if (!(r < 1e12)) return false;
-    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t + x_s);
+    base = b.log_c + log_x, c = b.beta - 1, y = t + x_s;
   } else if (t >= x_s) {
     r = b.two_pow * (t + x_s) / (b.beta * x_s);
     if (!(r < 1e12)) return false;
-    log_lower = b.log_c + log_x + (b.beta - 1) * std::log(t);
+    base = b.log_c + log_x, c = b.beta - 1, y = t;
   } else {
     r = 2 * b.two_pow;
-    log_lower = b.beta * (log_x - b.log_eta);
+    return b.beta * (log_x - b.log_eta) > log_level + 1e-9 + 2e-15 * r;
   }
-  return log_lower > log_level + 1e-9 + 2e-15 * r;
+  const double threshold = log_level + 1e-9 + 2e-15 * r;
+  if (const LogInterval in = log_interval(y); in.valid) {
+    // c ln y lies between c lo and c hi; the exact test's rounding is far below the slack.
+    const double one = base + c * in.lo, other = base + c * in.hi;
+    if (std::min(one, other) > threshold + kSlack) return true;
+    if (std::max(one, other) < threshold - kSlack) return false;
+  }
+  return base + c * std::log(y) > threshold;
 }
 }  // namespace faultsweep::policy

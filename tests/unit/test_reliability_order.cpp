@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <vector>
 
 #include "faultsweep/core/rng.hpp"
@@ -182,4 +184,36 @@ TEST_CASE("Refits that move only the nodes failed since the last one = fitting f
     }
     if (law == OnlineLaw::weibull) CHECK(incremental.own_fit(0));  // fitted after the 4th
   }
+}
+
+TEST_CASE("log_interval holds ln y: powers of two, the widest gap (m = 1 / ln 2), random y",
+          "[reliability]") {
+  // Seed 5; 10^6 log-uniform y over 1e-300 .. 1e300, and the mantissas where the chord is
+  // exact (m = 1) or farthest from log2 (m = 1 / ln 2) at every exponent.
+  std::vector<double> ys;
+  for (int e = -1020; e <= 1020; ++e) {
+    ys.push_back(std::ldexp(1.0, e));
+    ys.push_back(std::ldexp(1 / std::numbers::ln2, e));
+    ys.push_back(std::ldexp(std::nextafter(2.0, 0.0), e));
+  }
+  Engine rng(5);
+  for (int k = 0; k < 1'000'000; ++k) ys.push_back(std::pow(10.0, 600 * uniform01(rng) - 300));
+  double widest_miss = 0;
+  for (const double y : ys) {
+    const policy::LogInterval in = policy::log_interval(y);
+    REQUIRE(in.valid);
+    const double ln = std::log(y);
+    widest_miss = std::max({widest_miss, in.lo - ln, ln - in.hi});
+    REQUIRE(in.lo <= ln + 1e-12);
+    REQUIRE(ln <= in.hi + 1e-12);
+    REQUIRE(in.hi - in.lo < 0.0597);
+  }
+  INFO("largest step outside the interval: " << widest_miss);
+  CHECK(widest_miss <= 1e-12);
+  // Near m = 1 / ln 2 the interval is tight: ln y is within 1e-5 of its top.
+  const policy::LogInterval at = policy::log_interval(1 / std::numbers::ln2);
+  CHECK(at.hi - std::log(1 / std::numbers::ln2) < 1e-5);
+  for (const double bad : {0.0, -1.0, std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::denorm_min(), std::nan("")})
+    CHECK_FALSE(policy::log_interval(bad).valid);
 }

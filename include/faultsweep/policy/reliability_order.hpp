@@ -24,6 +24,14 @@
 
 namespace faultsweep::policy {
 
+// An interval [lo, hi] of width 0.05967 that holds ln y (up to 1e-12 for rounding), from y's
+// exponent and mantissa without a log; valid only for positive normal finite y.
+struct LogInterval {
+  double lo = 0, hi = 0;
+  bool valid = false;
+};
+LogInterval log_interval(double y);
+
 class ReliabilityOrder {
  public:
   using Ranked = std::pair<double, std::int32_t>;  // (hazard over x, node id)
