@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/models/model.hpp"
@@ -54,6 +55,7 @@ struct Case {
 }  // namespace
 
 int main(int argc, char** argv) {
+  faultsweep::keep_freed_memory();  // as the faultsweep binary does
   std::string path, only;
   int runs = 5;
   for (int a = 1; a < argc; ++a) {

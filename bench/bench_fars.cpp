@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bench_support.hpp"
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/cluster.hpp"
 
@@ -49,6 +50,7 @@ Params point(const std::string& strategy) {
 }  // namespace
 
 int main() {
+  faultsweep::keep_freed_memory();  // as the faultsweep binary does
   const auto r = bench::paired_runs(models::ClusterModel(), point("none"), point("sul_d"), 20090501,
                                     5, "migrations");
   std::printf("bench_fars: 512 nodes, 10,000 FARS jobs, node MTBF 14 d, one replica each\n");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bench_support.hpp"
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/models/cluster.hpp"
 
@@ -48,6 +49,7 @@ Params point(bool lff, const char* data) {
 }  // namespace
 
 int main() {
+  faultsweep::keep_freed_memory();  // as the faultsweep binary does
   const char* data = std::getenv("FAULTSWEEP_DATA");
   const auto r = bench::paired_runs(models::ClusterModel(), point(false, data), point(true, data),
                                     20040613, 5, "migrations");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/core/params.hpp"
 #include "faultsweep/failures/factory.hpp"
 #include "faultsweep/models/model.hpp"
@@ -38,6 +39,7 @@ double cpu_s() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  faultsweep::keep_freed_memory();  // as the faultsweep binary does
   const std::string trace = argc > 1 ? argv[1] : "results/gottumukkala/ch6_trace_1.csv";
   const std::int64_t jobs = argc > 2 ? std::atoll(argv[2]) : 200;
   // The workload of jobs/gottumukkala/ch6_raopt.toml: Amdahl p = 0.895 (Table 6.1); argv[3]

@@ -16,6 +16,7 @@
 #include "faultsweep/core/build_info.hpp"
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/install_dirs.hpp"
+#include "faultsweep/core/memory.hpp"
 #include "faultsweep/fit_command/fit_command.hpp"
 #include "faultsweep/io/h5.hpp"
 #include "faultsweep/models/reference.hpp"
@@ -144,6 +145,7 @@ int cmd_merge(const std::string& out, const std::vector<std::string>& inputs, bo
 
 int main(int argc, char** argv) {
   // The stop handlers are in place already (install_handlers_first, from the pre-init array).
+  fs::keep_freed_memory();  // each replica reuses what the one before it freed
   CLI::App app{fmt::format(
       "faultsweep {} ({}): MPI-parallel parameter sweeps and replicated Monte Carlo runs of HPC "
       "failure and scheduling models, written to one self-describing HDF5 file.",

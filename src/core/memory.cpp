@@ -2,6 +2,9 @@
 
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +19,14 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0
              ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
              : 0;
+}
+
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+  // 32 MiB is the largest mmap threshold glibc accepts on 64-bit systems.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 MemoryLimit memory_limit() {
