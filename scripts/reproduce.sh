@@ -19,7 +19,7 @@
 #   --results DIR  where the results files go (default: see --quick/--full/--tiny)
 #   --report-only  run and build nothing; build the report from the results there are
 #   --markdown DIR also write the report's tables as Markdown (docs/papers/tables is the
-#                  committed copy, from a --quick run)
+#                  committed copy: from a --quick run; Plank's from --full, under a minute)
 #
 # Complete results files are reused and partial ones resumed (`faultsweep run --resume`); a job
 # file changed since its results were written is refused with the list of changes (delete that
