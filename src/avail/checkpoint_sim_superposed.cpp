@@ -94,22 +94,20 @@ SimResult simulate(const SimConfig& cfg, Engine& failures, Engine& repairs) {
   // be mispredicted half the time; only the events that touch the application branch. The chain
   // from one event to the next is a load, a compare and an add on f.
   for (;;) {
-    if constexpr (Draws::kBatched) {
-      if (pos == kBatch) [[unlikely]] {
-        for (double& g : gap) g = draws.gap(failures);
-        for (Pick& p : pick) p = Draws::pick(repairs);
-        pos = 0;
-      }
-    }
-    const Row& row = rows[static_cast<std::size_t>(f)];
     double g;
     Pick u;
     if constexpr (Draws::kBatched) {
+      if (pos == kBatch) [[unlikely]] {
+        for (double& x : gap) x = draws.gap(failures);
+        for (Pick& x : pick) x = Draws::pick(repairs);
+        pos = 0;
+      }
       g = gap[pos], u = pick[pos];
       ++pos;
     } else {
       g = draws.gap(failures), u = Draws::pick(repairs);
     }
+    const Row& row = rows[static_cast<std::size_t>(f)];
     t += g * row.scale;
     if (t > horizon || t >= due) [[unlikely]] {
       if (t > horizon) break;
