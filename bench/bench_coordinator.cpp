@@ -7,14 +7,17 @@
 // 2. A discrete-event model of coordinate(): one coordinator serving N workers, the same
 //    guided self-scheduling by cost (a batch is a quarter of a fair share of what is left, at
 //    most 4096 tasks), each message costing the coordinator the measured time, plus a wake-up
-//    latency per assignment (the idle back-off of the coordinator and of the workers' polls).
+//    latency per assignment (the idle back-off of the coordinator and of the workers' polls);
+//    a worker holds the next batch while it runs one (HELD, default the coordinator's 2; 1 is
+//    the coordinator before it did).
 //    It prints the sweep efficiency (task time / (N x makespan)) at 1 to 16,384 ranks for task
 //    sizes from 1 ms to 10 s, the task size needed to stay above 90 %, and the same with slices
 //    (N ranks as S independent coordinators of N / S ranks each).
 //
-// Usage: bench_coordinator [TASKS_PER_RANK=100] [LATENCY_US=1000] [CV=1] [MESSAGE_US]
-// (MESSAGE_US replaces the measured fixed cost of a message, e.g. 5 for a network between nodes)
-//        bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US=1000] [CV=0]
+// Usage: bench_coordinator [TASKS_PER_RANK=100] [LATENCY_US=1000] [CV=1] [MESSAGE_US] [HELD]
+// (MESSAGE_US replaces the measured fixed cost of a message, e.g. 5 for a network between nodes;
+// 0 keeps the measured one)
+//        bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US=1000] [CV=0] [HELD]
 // prints the model's efficiency (%) of one sweep of TASKS tasks of mean TASK_S seconds on RANKS
 // ranks, to set beside a measured run (bench/coordinator_ranks.sh).
 #include <fmt/format.h>
@@ -141,8 +144,12 @@ struct ModelResult {
 };
 
 // One coordinator, `ranks` workers (slot 0 is rank 0's own worker), `tasks` tasks of
-// durations `dur` (already in the coordinator's order: most expensive first).
-ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, double latency_s) {
+// durations `dur` (already in the coordinator's order: most expensive first). Each remote
+// worker holds up to `held` batches (sweep/messages.hpp: kBatchesHeld): it runs one while the next
+// waits in its queue, and starts the next when both the one before has ended and the next has
+// arrived.
+ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, double latency_s,
+                     int held = sw::kBatchesHeld) {
   const std::size_t T = dur.size();
   std::deque<std::size_t> pending;
   double pending_cost = 0;
@@ -164,7 +171,12 @@ ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, 
   // Events: a worker's report reaches the coordinator at time t (with b results).
   using Ev = std::pair<double, std::pair<int, std::size_t>>;  // time, (worker, results)
   std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
-  for (int w = 0; w < ranks; ++w) q.push({0.0, {w, 0}});  // every worker starts idle ("ready")
+  // Every worker starts idle ("ready") and asks for as many batches as it holds; rank 0's own
+  // worker, a thread beside the coordinator, holds one.
+  for (int k = 0; k < held; ++k)
+    for (int w = k == 0 ? 0 : 1; w < ranks; ++w) q.push({0.0, {w, 0}});
+  std::vector<double> worker_free(static_cast<std::size_t>(ranks), 0.0);
+  std::vector<int> holds(static_cast<std::size_t>(ranks), 0);
   double coord_free = 0, busy = 0, end = 0, next_sync = 0.1, work = 0;
   std::size_t messages = 0, unsynced = 0;
   std::vector<std::size_t> batch;
@@ -183,7 +195,10 @@ ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, 
       next_sync = start + 0.1;
       unsynced = 0;
     }
-    if (pending.empty()) {
+    int& holding = holds[static_cast<std::size_t>(w)];
+    if (results > 0) --holding;
+    if (pending.empty() ||
+        (holding > 0 && !sw::worth_holding_next(pending.size(), static_cast<std::size_t>(ranks)))) {
       coord_free = start + cost;
       busy += cost;
       end = std::max(end, coord_free);
@@ -195,7 +210,10 @@ ModelResult simulate(const std::vector<double>& dur, int ranks, const Costs& c, 
     ++messages;
     coord_free = start + cost;
     busy += cost;
-    q.push({coord_free + latency_s + batch_s, {w, batch.size()}});
+    ++holding;
+    double& free_at = worker_free[static_cast<std::size_t>(w)];
+    free_at = std::max(free_at, coord_free + latency_s) + batch_s;
+    q.push({free_at, {w, batch.size()}});
   }
   ModelResult r;
   r.makespan_s = end;
@@ -223,14 +241,14 @@ std::vector<double> durations(std::size_t n, double mean_s, double cv, std::uint
 // Efficiency of `ranks` ranks split into `slices` independent coordinators: the tasks are dealt
 // round-robin by cost (run --slice), and the sweep ends with the slowest slice.
 double sliced_efficiency(const std::vector<double>& dur, int ranks, int slices, const Costs& c,
-                         double latency_s) {
+                         double latency_s, int held) {
   double work = 0, end = 0;
   for (int s = 0; s < slices; ++s) {
     std::vector<double> part;
     for (std::size_t t = static_cast<std::size_t>(s); t < dur.size();
          t += static_cast<std::size_t>(slices))
       part.push_back(dur[t]);
-    const ModelResult r = simulate(part, ranks / slices, c, latency_s);
+    const ModelResult r = simulate(part, ranks / slices, c, latency_s, held);
     end = std::max(end, r.makespan_s);
     for (double d : part) work += d;
   }
@@ -243,8 +261,9 @@ int main(int argc, char** argv) {
   mpi::environment env;
   if (argc > 1 && std::string_view(argv[1]) == "--predict") {
     if (argc < 5) {
-      std::fprintf(stderr,
-                   "usage: bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US] [CV]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_coordinator --predict RANKS TASK_S TASKS [LATENCY_US] [CV] [HELD]\n");
       return 2;
     }
     const int ranks = std::atoi(argv[2]);
@@ -252,7 +271,9 @@ int main(int argc, char** argv) {
     const auto tasks = static_cast<std::size_t>(std::atof(argv[4]));
     const double lat = (argc > 5 ? std::atof(argv[5]) : 1000) * 1e-6;
     const double cv = argc > 6 ? std::atof(argv[6]) : 0.0;
-    const ModelResult r = simulate(durations(tasks, task_s, cv, 42), ranks, measure(2), lat);
+    const int held = argc > 7 ? std::atoi(argv[7]) : sw::kBatchesHeld;
+    const ModelResult r =
+        simulate(durations(tasks, task_s, cv, 42), ranks, measure(2), lat, std::max(held, 1));
     std::printf("%.2f\n", 100 * r.efficiency);
     return 0;
   }
@@ -261,16 +282,19 @@ int main(int argc, char** argv) {
   const double cv = argc > 3 ? std::atof(argv[3]) : 1.0;
 
   Costs c = measure(2);
-  if (argc > 4) c.msg_fixed_s = std::atof(argv[4]) * 1e-6;
+  if (argc > 4 && std::atof(argv[4]) > 0) c.msg_fixed_s = std::atof(argv[4]) * 1e-6;
+  const int held = std::max(argc > 5 ? std::atoi(argv[5]) : sw::kBatchesHeld, 1);
   std::printf(
       "measured (median of 5): record %.3f us/task, message %.2f us%s + %.4f us/task (the "
       "coordinator's share), fdatasync %.0f us (at most 10/s)\n",
-      c.record_s * 1e6, c.msg_fixed_s * 1e6, argc > 4 ? " (set on the command line)" : "",
+      c.record_s * 1e6, c.msg_fixed_s * 1e6,
+      argc > 4 && std::atof(argv[4]) > 0 ? " (set on the command line)" : "",
       c.msg_per_task_s * 1e6, c.sync_s * 1e6);
   std::printf(
-      "model: %.0f tasks per rank, lognormal task times with CV %.2g, wake-up latency %.0f "
+      "model: %.0f tasks per rank, lognormal task times with CV %.2g, a worker holds %d "
+      "batch%s, wake-up latency %.0f "
       "us per assignment\n\n",
-      per_rank, cv, latency_s * 1e6);
+      per_rank, cv, held, held > 1 ? "es" : "", latency_s * 1e6);
 
   const std::vector<int> rank_counts{1, 2, 3, 64, 1024, 4096, 16384};
   const std::vector<double> sizes{1e-3, 1e-2, 0.1, 1.0, 10.0};
@@ -283,7 +307,7 @@ int main(int argc, char** argv) {
     double busy = 0;
     for (double s : sizes) {
       const auto d = durations(static_cast<std::size_t>(per_rank * n), s, cv, 42);
-      const ModelResult r = simulate(d, n, c, latency_s);
+      const ModelResult r = simulate(d, n, c, latency_s, held);
       std::printf(" %8.1f%%", 100 * r.efficiency);
       if (s == 1.0) busy = r.coordinator_busy;
     }
@@ -299,8 +323,8 @@ int main(int argc, char** argv) {
       for (double s :
            {1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0}) {
         const auto d = durations(static_cast<std::size_t>(per_rank * n), s, cv, 42);
-        const double e = slices == 1 ? simulate(d, n, c, latency_s).efficiency
-                                     : sliced_efficiency(d, n, slices, c, latency_s);
+        const double e = slices == 1 ? simulate(d, n, c, latency_s, held).efficiency
+                                     : sliced_efficiency(d, n, slices, c, latency_s, held);
         if (e >= 0.9) {
           found = s;
           std::printf("  %6d ranks, %2d slice%s of %5d: %g s (efficiency %.1f %%)\n", n, slices,

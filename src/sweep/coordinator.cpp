@@ -71,7 +71,7 @@ class Coordinator {
         R_(table.replicas_max),
         slots_(world.size()),
         local_(job),
-        remote_busy_(static_cast<std::size_t>(slots_), 0),
+        remote_held_(static_cast<std::size_t>(slots_), 0),
         remote_ready_(static_cast<std::size_t>(slots_), 0),
         planner_(job, std::move(task_mask)),
         progress_(show_progress),
@@ -103,8 +103,9 @@ class Coordinator {
   const std::size_t M_, R_;
   const int slots_;  // slot 0 = local worker, slot i = rank i
   LocalWorker local_;
-  std::vector<char> remote_busy_;
-  std::vector<char> remote_ready_;  // a remote worker starts by reporting that it is idle
+  std::vector<int> remote_held_;     // batches given to a remote worker and not yet reported
+  std::vector<mpi::request> sends_;  // assignments under way (each owns its serialized batch)
+  std::vector<char> remote_ready_;   // a remote worker starts by reporting that it is idle
   RoundPlanner planner_;
   Progress progress_;
   CoordinatorOutcome outcome_;
@@ -183,7 +184,7 @@ void Coordinator::sync(bool now) {
 bool Coordinator::any_busy() const {
   if (local_.busy()) return true;
   for (int i = 1; i < slots_; ++i)
-    if (remote_busy_[static_cast<std::size_t>(i)]) return true;
+    if (remote_held_[static_cast<std::size_t>(i)] > 0) return true;
   return false;
 }
 
@@ -194,7 +195,7 @@ void Coordinator::enter_stopping() {
   pending_cost_ = 0;
   local_.cancel();
   for (int i = 1; i < slots_; ++i)
-    if (remote_busy_[static_cast<std::size_t>(i)]) world_.send(i, kTagCancel);
+    if (remote_held_[static_cast<std::size_t>(i)] > 0) world_.send(i, kTagCancel);
 }
 
 // Records every report waiting (remote ranks, the local worker); true if there was one.
@@ -204,8 +205,9 @@ bool Coordinator::collect_reports() {
     Report rep;
     world_.recv(st->source(), kTagReport, rep);
     record(rep);
-    if (!rep.partial) {
-      remote_busy_[static_cast<std::size_t>(st->source())] = 0;
+    if (!rep.partial) {  // a batch ended (or the worker said it is ready)
+      int& held = remote_held_[static_cast<std::size_t>(st->source())];
+      held = std::max(held - 1, 0);
       remote_ready_[static_cast<std::size_t>(st->source())] = 1;
     }
     progressed = true;
@@ -215,18 +217,30 @@ bool Coordinator::collect_reports() {
   return progressed;
 }
 
-// Gives a batch to every idle worker; true if one got work.
+// Gives a batch to the local worker if idle and to every remote worker that holds fewer than
+// kBatchesHeld (the next one only while worth_holding_next); true if one got work. A remote
+// worker gets its next batch while it runs one, so it starts it as soon as the one it runs
+// ends, without waiting for this rank to answer its report and for its own poll to see the
+// answer (on a crowded node, tens of ms a batch).
 bool Coordinator::hand_out_work() {
   bool progressed = false;
   if (!local_.busy() && !pending_.empty()) local_.give(take_batch()), progressed = true;
-  for (int i = 1; i < slots_ && !pending_.empty(); ++i) {
-    const auto s = static_cast<std::size_t>(i);
-    if (remote_busy_[s] || !remote_ready_[s]) continue;
-    Assignment a;
-    a.tasks = take_batch();
-    world_.send(i, kTagAssign, a);
-    remote_busy_[s] = 1;
-    progressed = true;
+  for (int round = 0; round < kBatchesHeld; ++round) {
+    for (int i = 1; i < slots_ && !pending_.empty(); ++i) {
+      const auto s = static_cast<std::size_t>(i);
+      if (remote_held_[s] > round || !remote_ready_[s]) continue;
+      if (remote_held_[s] > 0 &&
+          !worth_holding_next(pending_.size(), static_cast<std::size_t>(slots_)))
+        return progressed;
+      Assignment a;
+      a.tasks = take_batch();
+      // Not a blocking send: the worker may be sending a report of its own just now, and it
+      // takes the batch only after that send; two blocking sends of large messages would wait
+      // for each other.
+      sends_.push_back(world_.isend(i, kTagAssign, a));
+      ++remote_held_[s];
+      progressed = true;
+    }
   }
   return progressed;
 }
@@ -251,6 +265,7 @@ CoordinatorOutcome Coordinator::run() {
   start_round();
   Backoff backoff;
   while (true) {
+    std::erase_if(sends_, [](mpi::request& r) { return r.test().has_value(); });
     bool progressed = collect_reports();
     sync(false);
     if (!outcome_.error.empty() || stop_requested().load()) enter_stopping();
@@ -268,6 +283,8 @@ CoordinatorOutcome Coordinator::run() {
     else
       backoff.idle();
   }
+  mpi::wait_all(sends_.begin(), sends_.end());  // done already: each batch was reported
+  sends_.clear();
   release_workers();
   sync(true);
   show(true);

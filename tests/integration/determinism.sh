@@ -72,6 +72,23 @@ for np in 1 3; do
   fi
 done
 
+# Many tiny tasks: batches of thousands of tasks go out while reports of thousands come back, so
+# an assignment and a report, both too large to be sent without a matching receive, cross. The
+# coordinator must not wait for its send to complete while the worker waits for its own: the
+# sweep finishes, within a time limit, with the results of one rank.
+section "many tiny tasks: large batches and large reports cross"
+printf '[sweep]\nmodel = "synthetic"\nseed = 7\nreplicas = 200000\n[params]\nwork = "0s"\n' \
+  >"$WORK/tiny.toml"
+run_fs tiny.np1 run "$WORK/tiny.toml" --out "$WORK/tiny.np1.h5" -q
+expect_rc "200,000 tiny tasks on 1 rank" 0 tiny.np1
+RC=0
+timeout -k 10 120 "${MPIRUN[@]}" -np 2 "$FS" run "$WORK/tiny.toml" --out "$WORK/tiny.np2.h5" \
+  -q >"$WORK/tiny.np2.out" 2>"$WORK/tiny.np2.err" || RC=$?
+pkill -KILL -f "$WORK/tiny.toml" || true  # ranks a stuck mpirun left behind
+expect_rc "200,000 tiny tasks on 2 ranks, within 120 s" 0 tiny.np2
+[ -f "$WORK/tiny.np2.h5" ] && same_results "tiny tasks: 1 rank vs 2 ranks" "$WORK/tiny.np1.h5" \
+  "$WORK/tiny.np2.h5"
+
 if has_model checkpoint_sim; then
   sweep_on_ranks checkpoint_sim "$JOBS/checkpoint_small.toml"
 else

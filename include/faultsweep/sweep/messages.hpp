@@ -3,6 +3,7 @@
 // coordinator benchmark, so that the benchmark measures the real messages.
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@ inline constexpr int kTagCancel = 13;  // coordinator -> worker: abandon the res
 // fsyncs the journal: together they bound the work a kill -9 loses (docs/command-line.md: 0.1 s).
 inline constexpr double kReportIntervalS = 0.02;
 inline constexpr double kSyncIntervalS = 0.04;
+// The batches a remote worker holds at once: the one it runs and the next, which waits in its
+// queue so that the worker never waits for the coordinator between batches.
+inline constexpr int kBatchesHeld = 2;
+// Whether a worker that runs a batch gets its next one now: only while enough tasks wait that
+// every worker could have one more; near the end, a batch held in one worker's queue would wait
+// there while another worker stands idle.
+inline bool worth_holding_next(std::size_t pending_tasks, std::size_t workers) {
+  return pending_tasks >= workers;
+}
 
 struct Report {
   std::vector<std::uint64_t> tasks;  // finished tasks
