@@ -15,14 +15,19 @@ expect_rc "reference run" 0 ref
 # waits until its journal exists plus DELAY seconds, then kill -9s mpirun and every rank at once.
 kill_run() {
   local label=$1 delay=$2 job=${3:-$JOB}
-  local out="$WORK/$label.h5"
+  local out="$WORK/$label.h5" started born
+  started=$(date +%s.%N)
   start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
   local pid=$BG_PID
   if ! sleep_until_exists "$out.journal" 30; then
     fail "$label: no journal appeared within 30 s"
     sed 's/^/    | /' "$WORK/$label.err" | tail -10
   fi
+  local seen killed
+  seen=$(date +%s.%N)
+  born=$(stat -c %.9W "$out.journal" 2>/dev/null || true)
   sleep "$delay"
+  killed=$(date +%s.%N)
   kill_session "$pid"
   wait_rc "$pid" 2>/dev/null
   sleep 0.2
@@ -32,6 +37,8 @@ kill_run() {
   fi
   if [ -e "$out" ]; then
     fail "$label: the sweep finished before the kill at $delay s (make the job slower)"
+    echo "    | started $started, journal created $born, seen $seen, kill at $killed;" \
+      "output created $(stat -c %.9W "$out" 2>/dev/null), now $(date +%s.%N)"
   else
     pass "$label: killed with -9 at $delay s after the journal appeared; no output file yet"
   fi
@@ -51,7 +58,7 @@ resume_and_compare() {
   local tasks
   tasks=$(sed -n 's/.*resuming from .*: \([0-9]*\) finished tasks.*/\1/p' "$WORK/$label.resume.err")
   if [ -n "$tasks" ]; then
-    pass "$label: resumed with ${tasks} of 400 tasks already finished"
+    pass "$label: resumed with ${tasks} of 640 tasks already finished"
   else
     fail "$label: --resume did not say how many tasks it found"
     sed 's/^/    | /' "$WORK/$label.resume.err" | tail -5
