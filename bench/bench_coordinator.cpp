@@ -282,13 +282,13 @@ int main(int argc, char** argv) {
   const double cv = argc > 3 ? std::atof(argv[3]) : 1.0;
 
   Costs c = measure(2);
-  if (argc > 4 && std::atof(argv[4]) > 0) c.msg_fixed_s = std::atof(argv[4]) * 1e-6;
+  const bool message_set = argc > 4 && std::atof(argv[4]) > 0;
+  if (message_set) c.msg_fixed_s = std::atof(argv[4]) * 1e-6;
   const int held = std::max(argc > 5 ? std::atoi(argv[5]) : sw::kBatchesHeld, 1);
   std::printf(
       "measured (median of 5): record %.3f us/task, message %.2f us%s + %.4f us/task (the "
       "coordinator's share), fdatasync %.0f us (at most 10/s)\n",
-      c.record_s * 1e6, c.msg_fixed_s * 1e6,
-      argc > 4 && std::atof(argv[4]) > 0 ? " (set on the command line)" : "",
+      c.record_s * 1e6, c.msg_fixed_s * 1e6, message_set ? " (set on the command line)" : "",
       c.msg_per_task_s * 1e6, c.sync_s * 1e6);
   std::printf(
       "model: %.0f tasks per rank, lognormal task times with CV %.2g, a worker holds %d "
