@@ -257,6 +257,7 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
+  r.one_run = false;
   if (by_runs_ && rec_ == nullptr && nodes.size() >= kMinList) {
     take_all(j, nodes);
   } else {

@@ -28,13 +28,15 @@ void Simulation::set_node_state(std::int32_t n, NodeState s) {
 }
 
 // Job j takes nodes a..b-1 if they are all idle and owned by no job (else false: nothing
-// changed, take_each() gives the error).
+// changed, take_each() gives the error). The free set holds exactly the idle nodes, and an idle
+// node has no owner (check_invariants holds the engine to both), so one test of the free set's
+// words answers for the 64 nodes of each.
 bool Simulation::take_run(std::int32_t j, std::int64_t a, std::int64_t b) {
   if (a < 0 || b > cfg_.nodes) return false;
+  if (!free_.contains_range(static_cast<int>(a), static_cast<int>(b))) return false;
   const NodeClocks c = clocks();
   std::int32_t* const owner = node_owner_.data();
   const auto lo = static_cast<std::size_t>(a), hi = static_cast<std::size_t>(b);
-  if (!all_owned(owner, lo, hi, -1) || !c.all_in(lo, hi, NodeState::idle)) return false;
   c.enter_run(lo, hi, NodeState::idle, NodeState::busy);
   std::fill(owner + lo, owner + hi, j);
   free_.erase_range(static_cast<int>(a), static_cast<int>(b));
@@ -53,17 +55,28 @@ bool Simulation::give_run(std::int32_t j, std::size_t a, std::size_t b) {
 }
 
 // A long node list without a recorder: its long runs by take_run / give_run, the rest (and a
-// run that fails a check) node by node.
+// run that fails a check) node by node. A list taken as one run is remembered as such
+// (JobRecord::one_run), so its end and its failures need not look for runs again.
 void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
+  bool whole = false;
   for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
     const std::int64_t a = nodes[k];
-    if (!run || !take_run(j, a, a + static_cast<std::int64_t>(e - k)))
-      take_each(j, nodes.subspan(k, e - k));
+    if (run && take_run(j, a, a + static_cast<std::int64_t>(e - k))) {
+      whole = k == 0 && e == nodes.size();
+      return;
+    }
+    take_each(j, nodes.subspan(k, e - k));
   });
+  jobs_[static_cast<std::size_t>(j)].one_run = whole;
 }
 
 void Simulation::give_all(std::int32_t j) {
   const std::span<const std::int32_t> nodes = nodes_of(j);
+  if (jobs_[static_cast<std::size_t>(j)].one_run) {
+    const auto a = static_cast<std::size_t>(nodes.front());
+    if (!give_run(j, a, a + nodes.size())) give_each(j, nodes);
+    return;
+  }
   for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
     const auto a = static_cast<std::size_t>(nodes[k]);
     if (!run || !give_run(j, a, a + (e - k))) give_each(j, nodes.subspan(k, e - k));
@@ -100,12 +113,19 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
   if (!keep) node_owner_[static_cast<std::size_t>(failed_node)] = -1;
   take_down(failed_node, up_s);
   const auto f = static_cast<std::size_t>(failed_node);
-  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
-    if (!contiguous) return release_part(nodes.subspan(k, e - k), failed_node, up_s, to, false);
-    const auto a = static_cast<std::size_t>(nodes[k]), b = a + (e - k);
+  const auto run = [&](std::size_t a, std::size_t b) {  // a run of the job's nodes, f skipped
     if (f < a || f >= b) return release_range(a, b, to, keep);
     release_range(a, f, to, keep);
     release_range(f + 1, b, to, keep);
+  };
+  if (jobs_[static_cast<std::size_t>(j)].one_run) {
+    const auto a = static_cast<std::size_t>(nodes.front());
+    return run(a, a + nodes.size());
+  }
+  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
+    if (!contiguous) return release_part(nodes.subspan(k, e - k), failed_node, up_s, to, false);
+    const auto a = static_cast<std::size_t>(nodes[k]);
+    run(a, a + (e - k));
   });
 }
 

@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/params.hpp"
 #include "faultsweep/core/rng.hpp"
 #include "faultsweep/policy/allocator.hpp"
 #include "faultsweep/policy/queue.hpp"
+#include "faultsweep/policy/registry.hpp"
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/sim/node_runs.hpp"
 #include "faultsweep/sim/records.hpp"
@@ -65,11 +67,11 @@ struct Outcome {
 };
 
 Outcome run(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
-            const std::vector<failures::FailureEvent>& fails, policy::Allocator& alloc,
-            bool record) {
+            const std::vector<failures::FailureEvent>& fails, policy::Allocator& alloc, bool record,
+            policy::RuntimeStrategy* strategy = nullptr) {
   testing::ListFailures source(fails);
   auto q = policy::make_queue_policy("easy");
-  sim::Simulation s(cfg, jobs, source, *q, alloc);
+  sim::Simulation s(cfg, jobs, source, *q, alloc, nullptr, strategy);
   sim::Recorder rec(sim::kRecordAll, jobs.size());
   if (record) s.set_recorder(&rec);
   Outcome o;
@@ -194,4 +196,52 @@ TEST_CASE("node runs: a bad node inside a long run raises the node-by-node error
   twice.push_back(200);
   CHECK_THAT(error_of(cfg, jobs, {iota(0, 150), twice}),
              Catch::Contains("node 200 allocated to job 1 while owned by job 1 (state 1)"));
+}
+
+TEST_CASE("node runs: a job whose process moved gives back and releases its moved list",
+          "[engine]") {
+  // Wide jobs on 300 nodes, each taken by first fit as one run, while preventive_migrate moves
+  // processes off nodes that failed twice in its window (nodes 3 and 140 fail every 1,000 s):
+  // a moved job's list is no longer one run, and its end and its failures must see the moved
+  // list. The same node times and finishes as node by node and as with a recorder.
+  Engine rng = make_stream(24, 5, Purpose::tiebreaks, "node-runs-moves");
+  const int nodes = 300;
+  std::vector<workload::Job> jobs;
+  double t = 0;
+  for (int i = 0; i < 40; ++i) {
+    t += -300 * std::log(uniform01(rng));
+    const double length = 2000 + 20000 * uniform01(rng);
+    jobs.push_back(
+        testing::job(i, t, length, 130 + static_cast<int>(uniform01(rng) * 120), 2 * length));
+  }
+  std::vector<failures::FailureEvent> fails = testing::random_failures(rng, nodes);
+  for (double at = 500; at < 200000; at += 1000) {
+    fails.push_back({at, 3, 60});
+    fails.push_back({at + 10, 140, 60});
+  }
+  std::sort(fails.begin(), fails.end(),
+            [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
+  Params point;
+  point.set("nodes", std::int64_t{nodes});
+  point.set("preventive.interval", 600.0);
+  const auto& row = policy::find_choice(policy::strategies(), "strategy", "preventive_migrate");
+  for (int mode = 0; mode < 3; ++mode) {
+    sim::SimConfig cfg;
+    cfg.nodes = nodes;
+    cfg.on_failure = static_cast<sim::OnFailure>(mode);
+    policy::FirstFit ff, ff2;
+    ReversedFirstFit reversed;
+    auto s1 = row.make(point), s2 = row.make(point), s3 = row.make(point);
+    const Outcome runs = run(cfg, jobs, fails, ff, false, s1.get());
+    const Outcome single = run(cfg, jobs, fails, reversed, false, s2.get());
+    const Outcome recorded = run(cfg, jobs, fails, ff2, true, s3.get());
+    REQUIRE(runs.m.migrations > 0);
+    REQUIRE(runs.m.job_failures > 0);
+    for (int s = 0; s < sim::kNodeStates; ++s) {
+      CHECK(runs.node_time_s[s] == single.node_time_s[s]);
+      CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
+    }
+    CHECK(runs.finish_s == single.finish_s);
+    CHECK(runs.finish_s == recorded.finish_s);
+  }
 }

@@ -84,3 +84,22 @@ TEST_CASE("node set: insert_all and erase_all equal node-by-node insert and eras
     }
   }
 }
+
+TEST_CASE("node set: contains_range equals every node of the range tested alone", "[allocator]") {
+  // Random sets of up to 300 nodes, mostly full so that whole ranges are members; every range
+  // [a, b), across word boundaries and empty ones included.
+  Engine rng = make_stream(24, 2, Purpose::tiebreaks, "node-set-range");
+  for (int trial = 0; trial < 40; ++trial) {
+    const int nodes = 1 + static_cast<int>(uniform01(rng) * 300);
+    policy::NodeSet set(nodes);
+    const double p = trial % 2 == 0 ? 0.99 : 0.7;
+    for (int n = 0; n < nodes; ++n)
+      if (uniform01(rng) < p) set.insert(n);
+    for (int a = 0; a <= nodes; ++a)
+      for (int b = a; b <= nodes; ++b) {
+        bool all = true;
+        for (int n = a; n < b && all; ++n) all = set.contains(n);
+        REQUIRE(set.contains_range(a, b) == all);
+      }
+  }
+}

@@ -40,6 +40,19 @@ class NodeSet {
   // insert / erase of the nodes a..b-1 (a contiguous run of a job's nodes), a word at a time.
   void insert_range(int a, int b) { apply_range<true>(a, b); }
   void erase_range(int a, int b) { apply_range<false>(a, b); }
+  // True if every node of a..b-1 is a member (a word at a time; empty: true).
+  bool contains_range(int a, int b) const {
+    if (a >= b) return true;
+    const std::size_t first = word(a), last = word(b - 1);
+    std::uint64_t missing = 0;
+    for (std::size_t at = first; at <= last; ++at) {
+      std::uint64_t mask = ~std::uint64_t{0};
+      if (at == first) mask &= ~std::uint64_t{0} << bit(a);
+      if (at == last) mask &= ~std::uint64_t{0} >> (63 - bit(b - 1));
+      missing |= mask & ~words_[at];
+    }
+    return missing == 0;
+  }
   // Writes the members >= from in increasing order into out[k..] until out is full; returns the
   // new k. One pass over the words.
   std::size_t take_from(int from, std::span<std::int32_t> out, std::size_t k) const {

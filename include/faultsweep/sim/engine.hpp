@@ -99,6 +99,9 @@ struct JobRecord {
   double checkpoint_s = 0;  // wall time writing checkpoints (periodic, on demand; cut ones too)
   std::int32_t checkpoints_written = 0;  // checkpoints completed (periodic and on demand)
   bool lead_checkpoint = false;          // the current lead is a checkpoint (not a move)
+  // Engine: its node list is one run of consecutive ids, taken as one (take_all); a move of
+  // one of its nodes clears it. Giving back and releasing then need not look for runs again.
+  bool one_run = false;
   // Engine bookkeeping.
   double since_s = 0;             // entered the current state
   double exec_start_s = 0;        // current execution
