@@ -7,9 +7,10 @@
 # on a machine and job count of that size, not on Curie's workload.
 #
 # Usage: bench/per_processor.sh [DAYS] BIN [BIN_B]   (not a test; prints a line per run)
-#   DAYS   simulated days (the job's horizon; default 365; 0: the whole replica, ~2,640 days)
+#   DAYS   simulated days (the job's horizon; default 365; 0: the whole replica, ~8,400 days)
 #   BIN    a faultsweep binary; with BIN_B the two run in turn, ROUNDS times (default 3), and
-#          the median of the pair ratios BIN / BIN_B of CPU per simulated day is printed.
+#          the median of the pair ratios BIN / BIN_B of CPU per simulated day is printed, and
+#          whether the two wrote the same /results.
 # CPU is user + system time of the whole process (start-up and the jobs' generation included:
 # ~0.3 s, small against a year).
 set -euo pipefail
@@ -59,6 +60,11 @@ for r in $(seq 1 "$rounds"); do
   for i in "${!bins[@]}"; do one "${bins[$i]}" "$(printf '%s' "$i")" | sed "s/^/round $r, bin /"; done
 done | tee "$tmp/all"
 if [ "${#bins[@]}" -ge 2 ]; then
+  if h5diff -q "$tmp/0.h5" "$tmp/1.h5" /results >/dev/null 2>&1; then
+    echo "/results of bin 0 and bin 1: identical"
+  else
+    echo "/results of bin 0 and bin 1: differ (h5diff $tmp/0.h5 $tmp/1.h5 /results)"
+  fi
   awk '{ gsub(",", ""); b = $4; sub(":", "", b); v[$2, b] = $11 }
     END { for (r = 1; (r, 0) in v; r++) printf "%.3f\n", v[r, 0] / v[r, 1] }' "$tmp/all" |
     sort -g | awk '{ q[NR] = $1; s = s " " $1 }
