@@ -1,9 +1,11 @@
 // Tests of the engine's run-by-run node changes (sim/node_runs.hpp): the split of a node list
 // into runs of consecutive ids, the same node times to the bit whether a job's nodes come as long
-// runs or one by one (reversed lists) or with a recorder (always node by node), and the same
-// error when an allocator hands out a node it may not, inside a long run.
+// runs or one by one (reversed lists) or with a recorder (always node by node), also when a
+// strategy moves a wide job's processes, and the same error when an allocator hands out a node
+// it may not, inside a long run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <span>
