@@ -57,7 +57,7 @@ one() {
 }
 
 for r in $(seq 1 "$rounds"); do
-  for i in "${!bins[@]}"; do one "${bins[$i]}" "$(printf '%s' "$i")" | sed "s/^/round $r, bin /"; done
+  for i in "${!bins[@]}"; do one "${bins[$i]}" "$i" | sed "s/^/round $r, bin /"; done
 done | tee "$tmp/all"
 if [ "${#bins[@]}" -ge 2 ]; then
   if h5diff -q "$tmp/0.h5" "$tmp/1.h5" /results >/dev/null 2>&1; then

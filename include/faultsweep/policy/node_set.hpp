@@ -42,15 +42,9 @@ class NodeSet {
   void erase_range(int a, int b) { apply_range<false>(a, b); }
   // True if every node of a..b-1 is a member (a word at a time; empty: true).
   bool contains_range(int a, int b) const {
-    if (a >= b) return true;
-    const std::size_t first = word(a), last = word(b - 1);
     std::uint64_t missing = 0;
-    for (std::size_t at = first; at <= last; ++at) {
-      std::uint64_t mask = ~std::uint64_t{0};
-      if (at == first) mask &= ~std::uint64_t{0} << bit(a);
-      if (at == last) mask &= ~std::uint64_t{0} >> (63 - bit(b - 1));
-      missing |= mask & ~words_[at];
-    }
+    for_range_words(a, b,
+                    [&](std::size_t at, std::uint64_t mask) { missing |= mask & ~words_[at]; });
     return missing == 0;
   }
   // Writes the members >= from in increasing order into out[k..] until out is full; returns the
@@ -124,16 +118,23 @@ class NodeSet {
       w &= ~mask;
     }
   }
-  template <bool Insert>
-  void apply_range(int a, int b) {
+  // Calls f(word index, mask of the nodes a..b-1 in that word) for each word a..b-1 touches.
+  template <class F>
+  static void for_range_words(int a, int b, F&& f) {
     if (a >= b) return;
     const std::size_t first = word(a), last = word(b - 1);
     for (std::size_t at = first; at <= last; ++at) {
       std::uint64_t mask = ~std::uint64_t{0};
       if (at == first) mask &= ~std::uint64_t{0} << bit(a);
       if (at == last) mask &= ~std::uint64_t{0} >> (63 - bit(b - 1));
-      apply_word<Insert>(words_[at], mask);
+      f(at, mask);
     }
+  }
+  template <bool Insert>
+  void apply_range(int a, int b) {
+    if (a >= b) return;
+    for_range_words(
+        a, b, [&](std::size_t at, std::uint64_t mask) { apply_word<Insert>(words_[at], mask); });
     count_ += Insert ? b - a : a - b;
   }
   static std::size_t word(int n) { return static_cast<std::size_t>(n) >> 6; }
