@@ -71,8 +71,8 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
 
   // Pending at once: one arrival, one failure, the horizon, one completion per running job
   // and one repair per down node, plus void events not yet popped (one per interrupted
-  // execution or extended repair still in the future); the vector grows only past that.
-  events_.reserve(8 * n_nodes + 64);
+  // execution or extended repair still in the future); the vectors grow only past that.
+  events_.reserve(7 * n_nodes + 64, n_nodes + 64);
   waiting_.reserve(jobs.size());
   waiting_size_.reserve(jobs.size());
   running_.reserve(n_nodes);

@@ -2,6 +2,7 @@
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_engine.cpp
   unit/test_node_runs.cpp
+  unit/test_event_queue.cpp
   unit/test_cluster_model.cpp
   unit/test_documented_cases.cpp
   unit/test_strategy.cpp
