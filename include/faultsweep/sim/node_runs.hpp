@@ -40,9 +40,12 @@ void for_each_run(std::span<const std::int32_t> ns, F&& f) {
     // from the wrap), then id by id up to the end of the run.
     const std::uint32_t base = static_cast<std::uint32_t>(ns[k]) - static_cast<std::uint32_t>(k);
     const auto follows = [&](std::size_t from, std::size_t count) {
+      // 32-bit lanes throughout (a 64-bit index would halve the vector width).
+      const std::int32_t* const p = ns.data() + from;
+      const std::uint32_t first = base + static_cast<std::uint32_t>(from);
+      const auto n = static_cast<std::uint32_t>(count);
       std::uint32_t off = 0;
-      for (std::size_t i = from; i < from + count; ++i)
-        off |= static_cast<std::uint32_t>(ns[i]) ^ (base + static_cast<std::uint32_t>(i));
+      for (std::uint32_t i = 0; i < n; ++i) off |= static_cast<std::uint32_t>(p[i]) ^ (first + i);
       return off == 0;
     };
     const auto step = [&] { return e < ns.size() && std::int64_t{ns[e]} - ns[e - 1] == 1; };
