@@ -108,11 +108,12 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
   };
   while (!horizon_hit_ && !all_done()) {
     // Schedule once per instant, after every event at that instant.
-    if (dirty_ && (events_.empty() || events_.top().time_s > now_)) {
+    const Event* const next = events_.peek();
+    if (dirty_ && (next == nullptr || next->time_s > now_)) {
       schedule();
       continue;
     }
-    if (events_.empty()) [[unlikely]]
+    if (next == nullptr) [[unlikely]]
       stalled();
     const Event e = events_.pop();
     FS_CHECK(e.time_s >= now_, "event in the past");

@@ -60,7 +60,8 @@ class EventQueue {
     for (const Lane& l : lanes_) n += l.size();
     return n;
   }
-  const Event& top() const { return *next().event; }
+  // The next event to pop, or null when the queue is empty.
+  const Event* peek() const { return next().event; }
 
   void push(double time_s, EventType type, std::int32_t subject, std::uint32_t generation) {
     const Event e{time_s, next_seq_++, subject, generation, type};
@@ -73,8 +74,8 @@ class EventQueue {
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
   Event pop() {
-    FS_CHECK(!empty(), "pop from an empty event queue");
     const Next n = next();
+    FS_CHECK(n.event != nullptr, "pop from an empty event queue");
     const Event e = *n.event;
     if (n.lane >= 0) {
       lanes_[static_cast<std::size_t>(n.lane)].pop();
@@ -138,7 +139,7 @@ class EventQueue {
     const Event* event;
     int lane;  // -1: the heap's top
   };
-  // The earliest event (the queue is not empty).
+  // The earliest event (null if none).
   Next next() const {
     Next n{heap_.empty() ? nullptr : &heap_.front(), -1};
     for (int l = 0; l < kLanes; ++l) {
