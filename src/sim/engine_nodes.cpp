@@ -43,15 +43,15 @@ bool Simulation::take_run(std::int32_t j, std::int64_t a, std::int64_t b) {
   return true;
 }
 
-// Job j gives back nodes a..b-1 if it owns them all and they are busy (else false).
-bool Simulation::give_run(std::int32_t j, std::size_t a, std::size_t b) {
+// A running job gives back nodes a..b-1 of its list. They are busy and its own: the engine
+// checked them free when the job took them, and a running job's nodes change only with it.
+// check_invariants holds every run to that at its end (owners against the jobs' lists, the
+// count of each state against the nodes' states), so they are not read again here.
+void Simulation::give_run(std::size_t a, std::size_t b) {
   const NodeClocks c = clocks();
-  std::int32_t* const owner = node_owner_.data();
-  if (!all_owned(owner, a, b, j) || !c.all_in(a, b, NodeState::busy)) return false;
   c.enter_run(a, b, NodeState::busy, NodeState::idle);
-  std::fill(owner + a, owner + b, -1);
+  std::fill(node_owner_.data() + a, node_owner_.data() + b, -1);
   free_.insert_range(static_cast<int>(a), static_cast<int>(b));
-  return true;
 }
 
 // A long node list without a recorder: its long runs by take_run / give_run, the rest (and a
@@ -74,26 +74,22 @@ void Simulation::give_all(std::int32_t j) {
   const std::span<const std::int32_t> nodes = nodes_of(j);
   if (jobs_[static_cast<std::size_t>(j)].one_run) {
     const auto a = static_cast<std::size_t>(nodes.front());
-    if (!give_run(j, a, a + nodes.size())) give_each(j, nodes);
-    return;
+    return give_run(a, a + nodes.size());
   }
   for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
     const auto a = static_cast<std::size_t>(nodes[k]);
-    if (!run || !give_run(j, a, a + (e - k))) give_each(j, nodes.subspan(k, e - k));
+    if (run) return give_run(a, a + (e - k));
+    give_each(j, nodes.subspan(k, e - k));
   });
 }
 
-// Nodes a..b-1 of a job hit by a failure (not the failed node) enter state `to`; with !keep
-// they lose their owner and become free.
+// Nodes a..b-1 of a running job hit by a failure (not the failed node), all busy (as in
+// give_run), enter state `to`; with !keep they lose their owner and become free.
 void Simulation::release_range(std::size_t a, std::size_t b, NodeState to, bool keep) {
   if (a >= b) return;
   const NodeClocks c = clocks();
   std::int32_t* const owner = node_owner_.data();
-  if (b - a >= kMinRun && c.all_in(a, b, NodeState::busy)) {
-    c.enter_run(a, b, NodeState::busy, to);
-  } else {
-    for (std::size_t i = a; i < b; ++i) c.enter(i, to);
-  }
+  c.enter_run(a, b, NodeState::busy, to);
   if (keep) return;
   std::fill(owner + a, owner + b, -1);
   free_.insert_range(static_cast<int>(a), static_cast<int>(b));

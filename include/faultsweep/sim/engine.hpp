@@ -224,7 +224,7 @@ class Simulation final : private policy::ReleaseSource,
   void take_all(std::int32_t j, std::span<const std::int32_t> nodes);
   bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
   void give_all(std::int32_t j);
-  bool give_run(std::int32_t j, std::size_t a, std::size_t b);
+  void give_run(std::size_t a, std::size_t b);
   void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
   void release_part(std::span<const std::int32_t> part, std::int32_t failed_node, double up_s,

@@ -103,24 +103,11 @@ struct NodeClocks {
     totals->move(state[i], s, 1);
     state[i] = s;
   }
-  // True if every node of [a, b) is in state s (a reduction, no early exit).
-  bool all_in(std::size_t a, std::size_t b, NodeState s) const {
-    unsigned off = 0;
-    for (std::size_t i = a; i < b; ++i) off |= static_cast<unsigned>(state[i] != s);
-    return off == 0;
-  }
-  // Nodes [a, b), all in state `from` (all_in), enter state `to` now.
+  // Nodes [a, b), all in state `from`, enter state `to` now.
   void enter_run(std::size_t a, std::size_t b, NodeState from, NodeState to) const {
     totals->move(from, to, static_cast<std::int64_t>(b - a));
     std::fill(state + a, state + b, to);
   }
 };
-
-// True if owner[a..b) all equal j (a reduction, no early exit).
-inline bool all_owned(const std::int32_t* owner, std::size_t a, std::size_t b, std::int32_t j) {
-  unsigned off = 0;
-  for (std::size_t i = a; i < b; ++i) off |= static_cast<unsigned>(owner[i] != j);
-  return off == 0;
-}
 
 }  // namespace faultsweep::sim
