@@ -1,9 +1,10 @@
 // A job's nodes change hands: taken at its start, given back at its end, released after a
 // failure. Without a recorder, a long node list is done by runs of consecutive ids
-// (sim/node_runs.hpp): a run whose nodes are all in the expected state and owner is changed with
-// loops over contiguous arrays and whole words of the free set; the rest (short runs, scattered
-// ids, a run that fails a check) goes node by node (engine_jobs.cpp: take_each, give_each), which
-// also gives the exact error message. With a recorder, everything goes node by node, in list
+// (sim/node_runs.hpp), each changed with loops over contiguous arrays and whole words of the free
+// set: a run taken at a start is first checked free (the allocator may have handed out a node it
+// may not); a running job's runs are its own and busy, and are not read again. The rest (short
+// runs, scattered ids, a run taken that fails its check) goes node by node (engine_jobs.cpp:
+// take_each, give_each), which also gives the exact error message. With a recorder, everything goes node by node, in list
 // order (the order of its lines); so do short lists, for which the runs would cost more, and the
 // lists of allocators that do not hand out runs (Allocator::hands_out_runs: the reliability-aware
 // ones, whose id-sorted lists of short runs would pay for the search and gain nothing).
