@@ -110,7 +110,7 @@ void Simulation::move_job(std::int32_t j, std::span<const policy::Move> moves) {
   FS_CHECK(jobs_[static_cast<std::size_t>(j)].state == JobState::running,
            fmt::format("move: job {} is not running", j));
   const std::span<std::int32_t> nodes = nodes_of(j);
-  jobs_[static_cast<std::size_t>(j)].one_run = false;  // its list is about to change
+  drop_runs(jobs_[static_cast<std::size_t>(j)]);  // its list is about to change
   double overhead_s = 0;
   for (const policy::Move& m : moves) {
     FS_CHECK(m.to >= 0 && m.to < cfg_.nodes, fmt::format("move: node {} out of range", m.to));

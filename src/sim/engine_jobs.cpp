@@ -23,6 +23,7 @@ double Simulation::est_wall_s(const JobRecord& r) const {
 void Simulation::drop_node_list(JobRecord& r) {
   job_nodes_.give(r.node_offset, r.size);
   r.node_offset = -1;
+  drop_runs(r);
 }
 
 std::span<std::int32_t> Simulation::nodes_of(std::int32_t j) {
@@ -257,7 +258,6 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
   allocator_.allocate(ctx, free_, nodes);
-  r.one_run = false;
   if (by_runs_ && rec_ == nullptr && nodes.size() >= kMinList) {
     take_all(j, nodes);
   } else {

@@ -4,10 +4,11 @@
 // set: a run taken at a start is first checked free (the allocator may have handed out a node it
 // may not); a running job's runs are its own and busy, and are not read again. The rest (short
 // runs, scattered ids, a run taken that fails its check) goes node by node (engine_jobs.cpp:
-// take_each, give_each), which also gives the exact error message. With a recorder, everything goes node by node, in list
-// order (the order of its lines); so do short lists, for which the runs would cost more, and the
-// lists of allocators that do not hand out runs (Allocator::hands_out_runs: the reliability-aware
-// ones, whose id-sorted lists of short runs would pay for the search and gain nothing).
+// take_each, give_each), which also gives the exact error message. With a recorder, everything goes
+// node by node, in list order (the order of its lines); so do short lists, for which the runs would
+// cost more, and the lists of allocators that do not hand out runs (Allocator::hands_out_runs: the
+// reliability-aware ones, whose id-sorted lists of short runs would pay for the search and gain
+// nothing).
 #include <algorithm>
 
 #include "faultsweep/core/error.hpp"
@@ -56,28 +57,47 @@ void Simulation::give_run(std::size_t a, std::size_t b) {
 }
 
 // A long node list without a recorder: its long runs by take_run / give_run, the rest (and a
-// run that fails a check) node by node. A list taken as one run is remembered as such
-// (JobRecord::one_run), so its end and its failures need not look for runs again.
+// run that fails a check) node by node. The runs found are kept with the job (as pairs of list
+// offsets k, e, with e < 0 for a stretch done node by node), so its end and its failures need
+// not look for them again.
 void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
-  bool whole = false;
+  runs_found_.clear();
   for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
     const std::int64_t a = nodes[k];
-    if (run && take_run(j, a, a + static_cast<std::int64_t>(e - k))) {
-      whole = k == 0 && e == nodes.size();
-      return;
-    }
-    take_each(j, nodes.subspan(k, e - k));
+    const bool taken = run && take_run(j, a, a + static_cast<std::int64_t>(e - k));
+    if (!taken) take_each(j, nodes.subspan(k, e - k));
+    runs_found_.push_back(static_cast<std::int32_t>(k));
+    runs_found_.push_back(taken ? static_cast<std::int32_t>(e) : -static_cast<std::int32_t>(e));
   });
-  jobs_[static_cast<std::size_t>(j)].one_run = whole;
+  JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  r.runs = static_cast<std::int32_t>(runs_found_.size() / 2);
+  r.runs_offset = job_runs_.take(static_cast<std::int32_t>(runs_found_.size()));
+  std::copy(runs_found_.begin(), runs_found_.end(), job_runs_.data() + r.runs_offset);
+}
+
+void Simulation::drop_runs(JobRecord& r) {
+  if (r.runs_offset < 0) return;
+  job_runs_.give(r.runs_offset, 2 * r.runs);
+  r.runs_offset = -1;
+  r.runs = 0;
+}
+
+// Calls f(k, e, run) over the runs kept for job j's list (take_all), or, if none are kept
+// (a move changed the list), over those for_each_run finds.
+template <class F>
+void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f) {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (r.runs_offset < 0) return for_each_run(nodes, f);
+  const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
+  for (std::int32_t i = 0; i < r.runs; ++i) {
+    const std::int32_t k = kept[2 * i], e = kept[2 * i + 1];
+    f(static_cast<std::size_t>(k), static_cast<std::size_t>(e < 0 ? -e : e), e > 0);
+  }
 }
 
 void Simulation::give_all(std::int32_t j) {
   const std::span<const std::int32_t> nodes = nodes_of(j);
-  if (jobs_[static_cast<std::size_t>(j)].one_run) {
-    const auto a = static_cast<std::size_t>(nodes.front());
-    return give_run(a, a + nodes.size());
-  }
-  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
+  for_each_kept_run(j, nodes, [&](std::size_t k, std::size_t e, bool run) {
     const auto a = static_cast<std::size_t>(nodes[k]);
     if (run) return give_run(a, a + (e - k));
     give_each(j, nodes.subspan(k, e - k));
@@ -115,11 +135,7 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
     release_range(a, f, to, keep);
     release_range(f + 1, b, to, keep);
   };
-  if (jobs_[static_cast<std::size_t>(j)].one_run) {
-    const auto a = static_cast<std::size_t>(nodes.front());
-    return run(a, a + nodes.size());
-  }
-  for_each_run(nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
+  for_each_kept_run(j, nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
     if (!contiguous) return release_part(nodes.subspan(k, e - k), failed_node, up_s, to, false);
     const auto a = static_cast<std::size_t>(nodes[k]);
     run(a, a + (e - k));

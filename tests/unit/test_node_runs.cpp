@@ -204,8 +204,9 @@ TEST_CASE("node runs: a job whose process moved gives back and releases its move
           "[engine]") {
   // Wide jobs on 300 nodes, each taken by first fit as one run, while preventive_migrate moves
   // processes off nodes that failed twice in its window (nodes 3 and 140 fail every 1,000 s):
-  // a moved job's list is no longer one run, and its end and its failures must see the moved
-  // list. The same node times and finishes as node by node and as with a recorder.
+  // a moved job's list no longer splits into the runs kept when it started, and its end and
+  // its failures must see the moved list. The same node times and finishes as node by node and as
+  // with a recorder.
   Engine rng = make_stream(24, 5, Purpose::tiebreaks, "node-runs-moves");
   const int nodes = 300;
   std::vector<workload::Job> jobs;

@@ -99,9 +99,11 @@ struct JobRecord {
   double checkpoint_s = 0;  // wall time writing checkpoints (periodic, on demand; cut ones too)
   std::int32_t checkpoints_written = 0;  // checkpoints completed (periodic and on demand)
   bool lead_checkpoint = false;          // the current lead is a checkpoint (not a move)
-  // Engine: its node list is one run of consecutive ids, taken as one (take_all); a move of
-  // one of its nodes clears it. Giving back and releasing then need not look for runs again.
-  bool one_run = false;
+  // Engine: the runs of consecutive ids found in its node list when it took its nodes
+  // (take_all), kept so that giving them back and releasing them need not look again; a move of
+  // one of its nodes drops them. runs_offset: in the engine's NodeSlots of runs (-1: none).
+  std::int64_t runs_offset = -1;
+  std::int32_t runs = 0;
   // Engine bookkeeping.
   double since_s = 0;             // entered the current state
   double exec_start_s = 0;        // current execution
@@ -224,6 +226,9 @@ class Simulation final : private policy::ReleaseSource,
   void take_all(std::int32_t j, std::span<const std::int32_t> nodes);
   bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
   void give_all(std::int32_t j);
+  void drop_runs(JobRecord& r);  // its runs are no longer those of its list
+  template <class F>
+  void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f);
   void give_run(std::size_t a, std::size_t b);
   void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
@@ -310,8 +315,10 @@ class Simulation final : private policy::ReleaseSource,
   }
 
   std::vector<JobRecord> jobs_;
-  std::vector<policy::JobInfo> info_;  // what the queue policy sees, by job id
-  NodeSlots job_nodes_;                // the node lists of the jobs holding nodes
+  std::vector<policy::JobInfo> info_;     // what the queue policy sees, by job id
+  NodeSlots job_nodes_;                   // the node lists of the jobs holding nodes
+  NodeSlots job_runs_;                    // and how those lists split into runs (take_all)
+  std::vector<std::int32_t> runs_found_;  // take_all's, before they go to job_runs_
   std::vector<NodeState> node_state_;
   StateTotals state_totals_;  // nodes and node-seconds by state
   std::vector<std::int32_t> node_owner_;
