@@ -26,6 +26,25 @@ void RoundRobin::allocate(const AllocationContext&, const NodeSet& free,
   cursor_ = (out.back() + 1) % free.nodes();
 }
 
+bool FirstFit::allocate_runs(const AllocationContext&, const NodeSet& free, std::int32_t count,
+                             std::vector<NodeRun>& runs) {
+  FS_CHECK(free.count() >= count, "first_fit: not enough nodes");
+  runs.clear();
+  free.take_runs_from(0, count, runs);
+  return true;
+}
+
+bool RoundRobin::allocate_runs(const AllocationContext&, const NodeSet& free, std::int32_t count,
+                               std::vector<NodeRun>& runs) {
+  FS_CHECK(free.count() >= count, "round_robin: not enough nodes");
+  runs.clear();
+  if (count == 0) return true;
+  const std::int32_t got = free.take_runs_from(cursor_, count, runs);
+  free.take_runs_from(0, count - got, runs);  // wrap around
+  cursor_ = (runs.back().first + runs.back().count) % free.nodes();
+  return true;
+}
+
 std::unique_ptr<Allocator> make_allocator(std::string_view name) {
   return find_choice(allocators(), "allocator", name).make(Params{});
 }

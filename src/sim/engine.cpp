@@ -57,6 +57,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   // vectors grow past this only for lists of many short runs.
   job_runs_.reset(cfg_.nodes / 8 + 64);
   runs_found_.reserve(static_cast<std::size_t>(cfg_.nodes) / 8 + 64);
+  allocated_.reserve(static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
 
   node_state_.assign(n_nodes, NodeState::idle);
   state_totals_ = StateTotals{};

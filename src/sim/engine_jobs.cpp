@@ -257,11 +257,16 @@ void Simulation::start_job(std::int32_t j, std::int32_t size) {
   const std::span<std::int32_t> nodes = nodes_of(j);
   const policy::AllocationContext ctx{
       now_, j, info_[static_cast<std::size_t>(j)].est_wall_s, r.progress_s, &history_, view()};
-  allocator_.allocate(ctx, free_, nodes);
-  if (by_runs_ && rec_ == nullptr && nodes.size() >= kMinList) {
-    take_all(j, nodes);
+  const bool by_runs = by_runs_ && rec_ == nullptr && nodes.size() >= kMinList;
+  if (by_runs && allocator_.allocate_runs(ctx, free_, r.size, allocated_)) {
+    take_runs(j, nodes);
   } else {
-    take_each(j, nodes);
+    allocator_.allocate(ctx, free_, nodes);
+    if (by_runs) {
+      take_all(j, nodes);
+    } else {
+      take_each(j, nodes);
+    }
   }
   begin_execution(j);
 }

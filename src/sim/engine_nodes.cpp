@@ -11,6 +11,8 @@
 // nothing).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/sim/engine.hpp"
 
@@ -69,7 +71,40 @@ void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
     runs_found_.push_back(static_cast<std::int32_t>(k));
     runs_found_.push_back(taken ? static_cast<std::int32_t>(e) : -static_cast<std::int32_t>(e));
   });
-  JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  keep_runs(jobs_[static_cast<std::size_t>(j)]);
+}
+
+// The runs an allocator handed out (allocated_) become job j's node list, taken run by run
+// (a short run node by node), and are kept as take_all keeps the runs it finds.
+void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
+  runs_found_.clear();
+  std::size_t k = 0;
+  for (const policy::NodeRun& u : allocated_) {
+    FS_CHECK(u.count >= 1 && k + static_cast<std::size_t>(u.count) <= nodes.size(),
+             fmt::format("allocator {}: its runs do not make the job's {} nodes", allocator_.name(),
+                         nodes.size()));
+    const std::size_t e = k + static_cast<std::size_t>(u.count);
+    // In 32-bit lanes, from locals (a store to the list may alias `u`): the loop vectorises.
+    std::int32_t* const list = nodes.data() + k;
+    const std::int32_t first = u.first, count = u.count;
+    for (std::int32_t i = 0; i < count; ++i) list[i] = first + i;
+    const bool taken = e - k >= kMinRun && take_run(j, u.first, std::int64_t{u.first} + u.count);
+    if (!taken) take_each(j, nodes.subspan(k, e - k));
+    const bool joins = !taken && !runs_found_.empty() && runs_found_.back() < 0;
+    if (joins) {  // a stretch done node by node continues the one before
+      runs_found_.back() = -static_cast<std::int32_t>(e);
+    } else {
+      runs_found_.push_back(static_cast<std::int32_t>(k));
+      runs_found_.push_back(taken ? static_cast<std::int32_t>(e) : -static_cast<std::int32_t>(e));
+    }
+    k = e;
+  }
+  FS_CHECK(k == nodes.size(), fmt::format("allocator {}: its runs make {} of the job's {} nodes",
+                                          allocator_.name(), k, nodes.size()));
+  keep_runs(jobs_[static_cast<std::size_t>(j)]);
+}
+
+void Simulation::keep_runs(JobRecord& r) {
   r.runs = static_cast<std::int32_t>(runs_found_.size() / 2);
   r.runs_offset = job_runs_.take(static_cast<std::int32_t>(runs_found_.size()));
   std::copy(runs_found_.begin(), runs_found_.end(), job_runs_.data() + r.runs_offset);

@@ -32,17 +32,23 @@ int cyclic(const policy::NodeSet& free, int cursor, std::vector<std::int32_t>& o
   return out.empty() ? cursor : (n + 1) % free.nodes();
 }
 
+// 1 to 300 nodes, each free with a random density (all of them if full).
+policy::NodeSet random_free(Engine& rng, bool full) {
+  const int nodes = 1 + static_cast<int>(uniform01(rng) * 300);
+  const double density = uniform01(rng);
+  policy::NodeSet free(nodes);
+  for (int n = 0; n < nodes; ++n)
+    if (uniform01(rng) < density || full) free.insert(n);
+  return free;
+}
+
 }  // namespace
 
 TEST_CASE("node set: first fit and round robin by words match the node-by-node definitions",
           "[allocator]") {
   Engine rng = make_stream(24, 0, Purpose::tiebreaks, "node-set-alloc");
   for (int trial = 0; trial < 300; ++trial) {
-    const int nodes = 1 + static_cast<int>(uniform01(rng) * 300);
-    const double density = uniform01(rng);
-    policy::NodeSet free(nodes);
-    for (int n = 0; n < nodes; ++n)
-      if (uniform01(rng) < density || trial % 10 == 0) free.insert(n);
+    const policy::NodeSet free = random_free(rng, trial % 10 == 0);
     policy::FirstFit ff;
     policy::RoundRobin rr;
     int cursor = 0;
@@ -54,6 +60,40 @@ TEST_CASE("node set: first fit and round robin by words match the node-by-node d
       rr.allocate(free, got);
       cursor = cyclic(free, cursor, want);
       REQUIRE(got == want);
+    }
+  }
+}
+
+// The nodes of a list of runs, in order.
+static std::vector<std::int32_t> expand(const std::vector<policy::NodeRun>& runs) {
+  std::vector<std::int32_t> out;
+  for (const policy::NodeRun& u : runs)
+    for (std::int32_t i = 0; i < u.count; ++i) out.push_back(u.first + i);
+  return out;
+}
+
+TEST_CASE("node set: first fit and round robin as runs give their lists, runs maximal",
+          "[allocator]") {
+  Engine rng = make_stream(24, 1, Purpose::tiebreaks, "node-set-runs");
+  for (int trial = 0; trial < 300; ++trial) {
+    const policy::NodeSet free = random_free(rng, trial % 10 == 0);
+    policy::FirstFit ff, ff_runs;
+    policy::RoundRobin rr, rr_runs;  // the same calls in the same order: the same cursor
+    std::vector<policy::NodeRun> runs;
+    for (int call = 0; call < 6; ++call) {
+      const auto k = static_cast<std::int32_t>(uniform01(rng) * (free.count() + 1));
+      std::vector<std::int32_t> want(static_cast<std::size_t>(k));
+      ff.allocate(free, want);
+      REQUIRE(ff_runs.allocate_runs({}, free, k, runs));
+      CHECK(expand(runs) == want);
+      rr.allocate(free, want);
+      REQUIRE(rr_runs.allocate_runs({}, free, k, runs));
+      REQUIRE(expand(runs) == want);
+      // Maximal within each scan: two runs in a row are never consecutive ids (round robin's
+      // wrap from the last node to node 0 is not a continuation either).
+      for (std::size_t i = 1; i < runs.size(); ++i)
+        CHECK(runs[i].first != runs[i - 1].first + runs[i - 1].count);
+      for (const policy::NodeRun& u : runs) CHECK(u.count >= 1);
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "faultsweep/core/metric_sink.hpp"
 #include "faultsweep/failures/node_history.hpp"
@@ -39,6 +40,16 @@ class Allocator {
   // set). Precondition: free.count() >= out.size(). Must not allocate memory.
   virtual void allocate(const AllocationContext& ctx, const NodeSet& free,
                         std::span<std::int32_t> out) = 0;
+  // One that hands out runs may also give its choice as runs: `runs` is cleared, then holds
+  // exactly the nodes, in the order, that allocate() would write for `count` nodes (with the same
+  // effect on the allocator's own state, e.g. a cursor), so the caller need not search a list
+  // for them. False: it has no such form (the caller uses allocate()). Must not allocate memory
+  // beyond what `runs` already reserved, except to grow it.
+  virtual bool allocate_runs(const AllocationContext& ctx, const NodeSet& free, std::int32_t count,
+                             std::vector<NodeRun>& runs) {
+    (void)ctx, (void)free, (void)count, (void)runs;
+    return false;
+  }
   void allocate(const NodeSet& free, std::span<std::int32_t> out) {
     allocate(AllocationContext{}, free, out);
   }
@@ -56,6 +67,8 @@ class FirstFit final : public Allocator {
   bool hands_out_runs() const override { return true; }
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
+  bool allocate_runs(const AllocationContext& ctx, const NodeSet& free, std::int32_t count,
+                     std::vector<NodeRun>& runs) override;
 };
 
 // The next free ids after the last node handed out, wrapping around: spreads work over the
@@ -67,6 +80,8 @@ class RoundRobin final : public Allocator {
   bool hands_out_runs() const override { return true; }
   void allocate(const AllocationContext& ctx, const NodeSet& free,
                 std::span<std::int32_t> out) override;
+  bool allocate_runs(const AllocationContext& ctx, const NodeSet& free, std::int32_t count,
+                     std::vector<NodeRun>& runs) override;
 
  private:
   int cursor_ = 0;  // first node id to try next time

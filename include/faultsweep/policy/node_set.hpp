@@ -11,6 +11,13 @@
 
 namespace faultsweep::policy {
 
+// Nodes first, first + 1, ..., first + count - 1.
+struct NodeRun {
+  std::int32_t first = 0;
+  std::int32_t count = 0;
+  bool operator==(const NodeRun&) const = default;
+};
+
 class NodeSet {
  public:
   explicit NodeSet(int nodes = 0) { reset(nodes); }
@@ -70,6 +77,34 @@ class NodeSet {
         bits &= bits - 1;
       }
       if (++w == words_.size()) return k;
+      bits = words_[w];
+    }
+  }
+  // The members >= from in increasing order, as runs of consecutive ids appended to `runs` (a
+  // run continuing runs.back() extends it), until `count` members are taken; returns how many
+  // were. The same members as take_from, with one step per run instead of per member.
+  std::int32_t take_runs_from(int from, std::int32_t count, std::vector<NodeRun>& runs) const {
+    std::int32_t got = 0;
+    if (count <= 0 || from >= nodes_) return got;
+    std::size_t w = word(from);
+    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
+    while (true) {
+      while (bits != 0) {
+        const auto at = static_cast<unsigned>(std::countr_zero(bits));
+        const auto ones = static_cast<std::int32_t>(std::countr_one(bits >> at));
+        const std::int32_t len = ones < count - got ? ones : count - got;
+        const auto first = static_cast<std::int32_t>(w * 64 + at);
+        if (!runs.empty() && runs.back().first + runs.back().count == first) {
+          runs.back().count += len;
+        } else {
+          runs.push_back(NodeRun{first, len});
+        }
+        got += len;
+        if (got == count) return got;
+        const unsigned end = at + static_cast<unsigned>(len);  // the bits below are clear
+        bits = end == 64 ? 0 : bits & (~std::uint64_t{0} << end);
+      }
+      if (++w == words_.size()) return got;
       bits = words_[w];
     }
   }

@@ -226,6 +226,8 @@ class Simulation final : private policy::ReleaseSource,
   void take_all(std::int32_t j, std::span<const std::int32_t> nodes);
   bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
   void give_all(std::int32_t j);
+  void take_runs(std::int32_t j, std::span<std::int32_t> nodes);
+  void keep_runs(JobRecord& r);  // runs_found_ are the runs of its list
   void drop_runs(JobRecord& r);  // its runs are no longer those of its list
   template <class F>
   void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f);
@@ -315,10 +317,11 @@ class Simulation final : private policy::ReleaseSource,
   }
 
   std::vector<JobRecord> jobs_;
-  std::vector<policy::JobInfo> info_;     // what the queue policy sees, by job id
-  NodeSlots job_nodes_;                   // the node lists of the jobs holding nodes
-  NodeSlots job_runs_;                    // and how those lists split into runs (take_all)
-  std::vector<std::int32_t> runs_found_;  // take_all's, before they go to job_runs_
+  std::vector<policy::JobInfo> info_;       // what the queue policy sees, by job id
+  NodeSlots job_nodes_;                     // the node lists of the jobs holding nodes
+  NodeSlots job_runs_;                      // and how those lists split into runs (take_all)
+  std::vector<std::int32_t> runs_found_;    // take_all's, before they go to job_runs_
+  std::vector<policy::NodeRun> allocated_;  // the runs an allocator handed out (take_runs)
   std::vector<NodeState> node_state_;
   StateTotals state_totals_;  // nodes and node-seconds by state
   std::vector<std::int32_t> node_owner_;
