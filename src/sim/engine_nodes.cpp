@@ -68,8 +68,7 @@ void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
     const std::int64_t a = nodes[k];
     const bool taken = run && take_run(j, a, a + static_cast<std::int64_t>(e - k));
     if (!taken) take_each(j, nodes.subspan(k, e - k));
-    runs_found_.push_back(static_cast<std::int32_t>(k));
-    runs_found_.push_back(taken ? static_cast<std::int32_t>(e) : -static_cast<std::int32_t>(e));
+    found_run(k, e, taken);
   });
   keep_runs(jobs_[static_cast<std::size_t>(j)]);
 }
@@ -88,20 +87,26 @@ void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
     std::int32_t* const list = nodes.data() + k;
     const std::int32_t first = u.first, count = u.count;
     for (std::int32_t i = 0; i < count; ++i) list[i] = first + i;
-    const bool taken = e - k >= kMinRun && take_run(j, u.first, std::int64_t{u.first} + u.count);
+    const bool taken = e - k >= kMinRun && take_run(j, first, std::int64_t{first} + count);
     if (!taken) take_each(j, nodes.subspan(k, e - k));
-    const bool joins = !taken && !runs_found_.empty() && runs_found_.back() < 0;
-    if (joins) {  // a stretch done node by node continues the one before
-      runs_found_.back() = -static_cast<std::int32_t>(e);
-    } else {
-      runs_found_.push_back(static_cast<std::int32_t>(k));
-      runs_found_.push_back(taken ? static_cast<std::int32_t>(e) : -static_cast<std::int32_t>(e));
-    }
+    found_run(k, e, taken);
     k = e;
   }
   FS_CHECK(k == nodes.size(), fmt::format("allocator {}: its runs make {} of the job's {} nodes",
                                           allocator_.name(), k, nodes.size()));
   keep_runs(jobs_[static_cast<std::size_t>(j)]);
+}
+
+// List offsets k..e-1 were taken as one run (taken) or node by node; a stretch done node by node
+// that continues the one before joins it.
+void Simulation::found_run(std::size_t k, std::size_t e, bool taken) {
+  const auto end = static_cast<std::int32_t>(e);
+  if (!taken && !runs_found_.empty() && runs_found_.back() == -static_cast<std::int32_t>(k)) {
+    runs_found_.back() = -end;
+    return;
+  }
+  runs_found_.push_back(static_cast<std::int32_t>(k));
+  runs_found_.push_back(taken ? end : -end);
 }
 
 void Simulation::keep_runs(JobRecord& r) {

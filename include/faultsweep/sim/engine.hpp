@@ -227,7 +227,8 @@ class Simulation final : private policy::ReleaseSource,
   bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
   void give_all(std::int32_t j);
   void take_runs(std::int32_t j, std::span<std::int32_t> nodes);
-  void keep_runs(JobRecord& r);  // runs_found_ are the runs of its list
+  void found_run(std::size_t k, std::size_t e, bool taken);  // appends to runs_found_
+  void keep_runs(JobRecord& r);                              // runs_found_ are the runs of its list
   void drop_runs(JobRecord& r);  // its runs are no longer those of its list
   template <class F>
   void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f);
