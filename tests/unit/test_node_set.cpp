@@ -1,8 +1,10 @@
 // Tests of the free-node bitset's batch operations and of the word-scanning first fit and
 // round robin: on random free sets (members across word boundaries, wrap-around, a full set)
-// they give exactly what the node-by-node definitions give.
+// they give exactly what the node-by-node definitions give; first fit and round robin as runs
+// also on sets of long free stretches (whole words of members, taken 64 at a time).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
@@ -42,6 +44,19 @@ policy::NodeSet random_free(Engine& rng, bool full) {
   return free;
 }
 
+// Up to 1,500 nodes in stretches of up to 300 free and up to 100 busy ones: many whole words of
+// members, as a large machine's free set has.
+policy::NodeSet random_stretches(Engine& rng) {
+  const int nodes = 1 + static_cast<int>(uniform01(rng) * 1500);
+  policy::NodeSet free(nodes);
+  for (int n = 0; n < nodes;) {
+    const int len = 1 + static_cast<int>(uniform01(rng) * 300);
+    for (int i = n; i < std::min(nodes, n + len); ++i) free.insert(i);
+    n += len + 1 + static_cast<int>(uniform01(rng) * 100);
+  }
+  return free;
+}
+
 }  // namespace
 
 TEST_CASE("node set: first fit and round robin by words match the node-by-node definitions",
@@ -76,7 +91,8 @@ TEST_CASE("node set: first fit and round robin as runs give their lists, runs ma
           "[allocator]") {
   Engine rng = make_stream(24, 1, Purpose::tiebreaks, "node-set-runs");
   for (int trial = 0; trial < 300; ++trial) {
-    const policy::NodeSet free = random_free(rng, trial % 10 == 0);
+    const policy::NodeSet free =
+        trial % 3 == 1 ? random_stretches(rng) : random_free(rng, trial % 10 == 0);
     policy::FirstFit ff, ff_runs;
     policy::RoundRobin rr, rr_runs;  // the same calls in the same order: the same cursor
     std::vector<policy::NodeRun> runs;

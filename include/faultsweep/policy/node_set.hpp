@@ -104,6 +104,16 @@ class NodeSet {
         const unsigned end = at + static_cast<unsigned>(len);  // the bits below are clear
         bits = end == 64 ? 0 : bits & (~std::uint64_t{0} << end);
       }
+      // Full words after a run that reaches this word's end extend it 64 members at a time.
+      const auto next = static_cast<std::int64_t>(64 * (w + 1));
+      if (!runs.empty() && std::int64_t{runs.back().first} + runs.back().count == next) {
+        while (w + 1 < words_.size() && words_[w + 1] == ~std::uint64_t{0} && count - got >= 64) {
+          ++w;
+          runs.back().count += 64;
+          got += 64;
+        }
+        if (got == count) return got;
+      }
       if (++w == words_.size()) return got;
       bits = words_[w];
     }
