@@ -53,10 +53,10 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
     info_[i] = policy::JobInfo{in.size, est_wall_s(r)};
   }
   job_nodes_.reset(cfg_.nodes);
-  // A list of n nodes keeps at most n / kMinRun runs and the stretches between them; the
-  // vectors grow past this only for lists of many short runs.
-  job_runs_.reset(cfg_.nodes / 8 + 64);
-  runs_found_.reserve(static_cast<std::size_t>(cfg_.nodes) / 8 + 64);
+  // A list of n nodes keeps at most n / kMinRun runs and the stretches between them, 3 entries
+  // each; the vectors grow past this only for lists of many short runs.
+  job_runs_.reset(3 * cfg_.nodes / 16 + 64);
+  runs_found_.reserve(3 * static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
   allocated_.reserve(static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
 
   node_state_.assign(n_nodes, NodeState::idle);

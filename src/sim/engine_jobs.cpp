@@ -23,17 +23,24 @@ double Simulation::est_wall_s(const JobRecord& r) const {
 void Simulation::drop_node_list(JobRecord& r) {
   job_nodes_.give(r.node_offset, r.size);
   r.node_offset = -1;
+  r.list_pending = false;  // the list goes unread
   drop_runs(r);
+}
+
+std::span<std::int32_t> Simulation::stored_list(const JobRecord& r) const {
+  return {job_nodes_.data() + r.node_offset, static_cast<std::size_t>(r.size)};
 }
 
 std::span<std::int32_t> Simulation::nodes_of(std::int32_t j) {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  return {job_nodes_.data() + r.node_offset, static_cast<std::size_t>(r.size)};
+  write_pending(r);
+  return stored_list(r);
 }
 
 std::span<const std::int32_t> Simulation::nodes_of(std::int32_t j) const {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  return {job_nodes_.data() + r.node_offset, static_cast<std::size_t>(r.size)};
+  write_pending(r);
+  return stored_list(r);
 }
 
 void Simulation::set_job_state(JobRecord& r, JobState s) {

@@ -8,7 +8,9 @@
 // node by node, in list order (the order of its lines); so do short lists, for which the runs would
 // cost more, and the lists of allocators that do not hand out runs (Allocator::hands_out_runs: the
 // reliability-aware ones, whose id-sorted lists of short runs would pay for the search and gain
-// nothing).
+// nothing). The runs an allocator hands out are written into the job's node list only when the
+// list is first read (nodes_of: a view, a move, a suspended job's repair); the engine's own walks
+// use the kept runs, so most lists are never written.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -59,88 +61,117 @@ void Simulation::give_run(std::size_t a, std::size_t b) {
 }
 
 // A long node list without a recorder: its long runs by take_run / give_run, the rest (and a
-// run that fails a check) node by node. The runs found are kept with the job (as pairs of list
-// offsets k, e, with e < 0 for a stretch done node by node), so its end and its failures need
-// not look for them again.
+// run that fails a check) node by node. The runs found are kept with the job (as triples of list
+// offsets k, e, with e < 0 for a stretch done node by node, and the first id), so its end and its
+// failures need not look for them again.
 void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
   runs_found_.clear();
   for_each_run(nodes, [&](std::size_t k, std::size_t e, bool run) {
     const std::int64_t a = nodes[k];
     const bool taken = run && take_run(j, a, a + static_cast<std::int64_t>(e - k));
     if (!taken) take_each(j, nodes.subspan(k, e - k));
-    found_run(k, e, taken);
+    found_run(k, e, taken, nodes[k]);
   });
   keep_runs(jobs_[static_cast<std::size_t>(j)]);
 }
 
 // The runs an allocator handed out (allocated_) become job j's node list, taken run by run
-// (a short run node by node), and are kept as take_all keeps the runs it finds.
+// (a short run node by node), and are kept as take_all keeps the runs it finds. A run taken
+// whole is not written into the list: the list is pending until it is first read (nodes_of),
+// which for most jobs is never, and the kept runs say what it holds.
 void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
   runs_found_.clear();
+  bool pending = false;
   std::size_t k = 0;
   for (const policy::NodeRun& u : allocated_) {
     FS_CHECK(u.count >= 1 && k + static_cast<std::size_t>(u.count) <= nodes.size(),
              fmt::format("allocator {}: its runs do not make the job's {} nodes", allocator_.name(),
                          nodes.size()));
     const std::size_t e = k + static_cast<std::size_t>(u.count);
-    // In 32-bit lanes, from locals (a store to the list may alias `u`): the loop vectorises.
-    std::int32_t* const list = nodes.data() + k;
     const std::int32_t first = u.first, count = u.count;
-    for (std::int32_t i = 0; i < count; ++i) list[i] = first + i;
     const bool taken = e - k >= kMinRun && take_run(j, first, std::int64_t{first} + count);
-    if (!taken) take_each(j, nodes.subspan(k, e - k));
-    found_run(k, e, taken);
+    if (!taken) {
+      // In 32-bit lanes, from locals (a store to the list may alias `u`): the loop vectorises.
+      std::int32_t* const list = nodes.data() + k;
+      for (std::int32_t i = 0; i < count; ++i) list[i] = first + i;
+      take_each(j, nodes.subspan(k, e - k));
+    }
+    pending = pending || taken;
+    found_run(k, e, taken, first);
     k = e;
   }
   FS_CHECK(k == nodes.size(), fmt::format("allocator {}: its runs make {} of the job's {} nodes",
                                           allocator_.name(), k, nodes.size()));
-  keep_runs(jobs_[static_cast<std::size_t>(j)]);
+  JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  keep_runs(r);
+  r.list_pending = pending;
 }
 
-// List offsets k..e-1 were taken as one run (taken) or node by node; a stretch done node by node
-// that continues the one before joins it.
-void Simulation::found_run(std::size_t k, std::size_t e, bool taken) {
+// List offsets k..e-1 (ids from `first` on, if a run) were taken as one run (taken) or node by
+// node; a stretch done node by node that continues the one before joins it.
+void Simulation::found_run(std::size_t k, std::size_t e, bool taken, std::int32_t first) {
   const auto end = static_cast<std::int32_t>(e);
-  if (!taken && !runs_found_.empty() && runs_found_.back() == -static_cast<std::int32_t>(k)) {
-    runs_found_.back() = -end;
+  const std::size_t n = runs_found_.size();
+  if (!taken && n > 0 && runs_found_[n - 2] == -static_cast<std::int32_t>(k)) {
+    runs_found_[n - 2] = -end;
     return;
   }
   runs_found_.push_back(static_cast<std::int32_t>(k));
   runs_found_.push_back(taken ? end : -end);
+  runs_found_.push_back(first);
+}
+
+// The runs of a pending list go into it (what take_runs left out), once.
+void Simulation::write_pending(const JobRecord& r) const {
+  if (!r.list_pending) return;
+  const std::span<std::int32_t> list = stored_list(r);
+  const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
+  for (std::int32_t i = 0; i < r.runs; ++i) {
+    const std::int32_t k = kept[3 * i], e = kept[3 * i + 1], first = kept[3 * i + 2];
+    if (e < 0) continue;  // a stretch done node by node: written at the start
+    std::int32_t* const run = list.data() + k;
+    for (std::int32_t m = 0; m < e - k; ++m) run[m] = first + m;
+  }
+  r.list_pending = false;
 }
 
 void Simulation::keep_runs(JobRecord& r) {
-  r.runs = static_cast<std::int32_t>(runs_found_.size() / 2);
+  r.runs = static_cast<std::int32_t>(runs_found_.size() / 3);
   r.runs_offset = job_runs_.take(static_cast<std::int32_t>(runs_found_.size()));
   std::copy(runs_found_.begin(), runs_found_.end(), job_runs_.data() + r.runs_offset);
 }
 
 void Simulation::drop_runs(JobRecord& r) {
   if (r.runs_offset < 0) return;
-  job_runs_.give(r.runs_offset, 2 * r.runs);
+  FS_CHECK(!r.list_pending, "the runs of a node list dropped before they were written into it");
+  job_runs_.give(r.runs_offset, 3 * r.runs);
   r.runs_offset = -1;
   r.runs = 0;
 }
 
-// Calls f(k, e, run) over the runs kept for job j's list (take_all), or, if none are kept
-// (a move changed the list), over those for_each_run finds.
+// Calls f(k, e, run, first) over the runs kept for job j's list (take_all, take_runs), or, if
+// none are kept (a move changed the list, which was written before), over those for_each_run
+// finds in its stored list. A stretch done node by node (!run) is always in the stored list.
 template <class F>
-void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f) {
+void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t> list,
+                                   F&& f) const {
   const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  if (r.runs_offset < 0) return for_each_run(nodes, f);
+  if (r.runs_offset < 0)
+    return for_each_run(list,
+                        [&](std::size_t k, std::size_t e, bool run) { f(k, e, run, list[k]); });
   const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
   for (std::int32_t i = 0; i < r.runs; ++i) {
-    const std::int32_t k = kept[2 * i], e = kept[2 * i + 1];
-    f(static_cast<std::size_t>(k), static_cast<std::size_t>(e < 0 ? -e : e), e > 0);
+    const std::int32_t k = kept[3 * i], e = kept[3 * i + 1], first = kept[3 * i + 2];
+    f(static_cast<std::size_t>(k), static_cast<std::size_t>(e < 0 ? -e : e), e > 0, first);
   }
 }
 
 void Simulation::give_all(std::int32_t j) {
-  const std::span<const std::int32_t> nodes = nodes_of(j);
-  for_each_kept_run(j, nodes, [&](std::size_t k, std::size_t e, bool run) {
-    const auto a = static_cast<std::size_t>(nodes[k]);
+  const std::span<const std::int32_t> list = stored_list(jobs_[static_cast<std::size_t>(j)]);
+  for_each_kept_run(j, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
+    const auto a = static_cast<std::size_t>(first);
     if (run) return give_run(a, a + (e - k));
-    give_each(j, nodes.subspan(k, e - k));
+    give_each(j, list.subspan(k, e - k));
   });
 }
 
@@ -162,11 +193,12 @@ void Simulation::release_range(std::size_t a, std::size_t b, NodeState to, bool 
 void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double up_s,
                                NodeState to) {
   const bool keep = to == NodeState::held;
-  const std::span<const std::int32_t> nodes = nodes_of(j);
-  if (!by_runs_ || rec_ != nullptr || nodes.size() < kMinList) {  // node by node, in list order
-    release_part(nodes, failed_node, up_s, to, true);
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  if (!by_runs_ || rec_ != nullptr || r.size < static_cast<std::int32_t>(kMinList)) {
+    release_part(nodes_of(j), failed_node, up_s, to, true);  // node by node, in list order
     return;
   }
+  const std::span<const std::int32_t> list = stored_list(r);
   if (!keep) node_owner_[static_cast<std::size_t>(failed_node)] = -1;
   take_down(failed_node, up_s);
   const auto f = static_cast<std::size_t>(failed_node);
@@ -175,11 +207,13 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
     release_range(a, f, to, keep);
     release_range(f + 1, b, to, keep);
   };
-  for_each_kept_run(j, nodes, [&](std::size_t k, std::size_t e, bool contiguous) {
-    if (!contiguous) return release_part(nodes.subspan(k, e - k), failed_node, up_s, to, false);
-    const auto a = static_cast<std::size_t>(nodes[k]);
-    run(a, a + (e - k));
-  });
+  for_each_kept_run(j, list,
+                    [&](std::size_t k, std::size_t e, bool contiguous, std::int32_t first) {
+                      if (!contiguous)
+                        return release_part(list.subspan(k, e - k), failed_node, up_s, to, false);
+                      const auto a = static_cast<std::size_t>(first);
+                      run(a, a + (e - k));
+                    });
 }
 
 // Node by node: the nodes of `part` enter `to`, losing their owner and becoming free unless

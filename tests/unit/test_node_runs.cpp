@@ -2,7 +2,8 @@
 // into runs of consecutive ids, the same node times to the bit whether a job's nodes come as long
 // runs or one by one (reversed lists) or with a recorder (always node by node), also when a
 // strategy moves a wide job's processes, and the same error when an allocator hands out a node
-// it may not, inside a long run.
+// it may not, inside a long run; and the node lists that runs leave unwritten until they are read
+// read as the allocator's.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "faultsweep/sim/engine.hpp"
 #include "faultsweep/sim/node_runs.hpp"
 #include "faultsweep/sim/records.hpp"
+#include "faultsweep/sim/signals.hpp"
 #include "sim_support.hpp"
 
 using namespace faultsweep;
@@ -68,14 +70,38 @@ struct Outcome {
   std::vector<double> finish_s;
 };
 
+// Every node list a signal's view shows: the started job's, the failed job's, each running
+// job's when a job ends (some lists are read for the first time there, others never).
+class ListReader final : public sim::Observer {
+ public:
+  void on_job_start(const policy::ClusterView& v, std::int32_t job) override { read(v, job); }
+  void on_failure(const policy::ClusterView& v, const failures::FailureEvent&,
+                  std::int32_t hit) override {
+    if (hit >= 0) read(v, hit);
+  }
+  void on_job_end(const policy::ClusterView& v, std::int32_t job) override {
+    if (job % 3 == 0)
+      for (const policy::Release& r : v.running()) read(v, r.job);
+  }
+  std::vector<std::vector<std::int32_t>> lists;
+
+ private:
+  void read(const policy::ClusterView& v, std::int32_t job) {
+    const policy::JobView r = v.job(job);
+    lists.emplace_back(r.nodes.begin(), r.nodes.end());
+    lists.back().push_back(-1 - job);
+  }
+};
+
 Outcome run(const sim::SimConfig& cfg, const std::vector<workload::Job>& jobs,
             const std::vector<failures::FailureEvent>& fails, policy::Allocator& alloc, bool record,
-            policy::RuntimeStrategy* strategy = nullptr) {
+            policy::RuntimeStrategy* strategy = nullptr, ListReader* reader = nullptr) {
   testing::ListFailures source(fails);
   auto q = policy::make_queue_policy("easy");
   sim::Simulation s(cfg, jobs, source, *q, alloc, nullptr, strategy);
   sim::Recorder rec(sim::kRecordAll, jobs.size());
   if (record) s.set_recorder(&rec);
+  if (reader != nullptr) s.observe(reader);
   Outcome o;
   o.m = s.run();
   o.node_time_s = s.node_time_s();
@@ -101,6 +127,27 @@ std::vector<std::int32_t> iota(std::int32_t from, std::int32_t count) {
   std::vector<std::int32_t> v;
   for (std::int32_t i = 0; i < count; ++i) v.push_back(from + i);
   return v;
+}
+
+// `count` jobs arriving `gap_s` apart on average, of 1 to `widest` nodes, exponential lengths
+// (mean 100 s) and estimates up to twice their length.
+std::vector<workload::Job> wide_jobs(Engine& rng, int count, double gap_s, int widest) {
+  std::vector<workload::Job> jobs;
+  double t = 0;
+  for (int i = 0; i < count; ++i) {
+    t += -gap_s * std::log(uniform01(rng));
+    const double length = 1 + -100 * std::log(uniform01(rng));
+    jobs.push_back(testing::job(i, t, length, 1 + static_cast<int>(uniform01(rng) * widest),
+                                length * (1 + uniform01(rng))));
+  }
+  return jobs;
+}
+
+sim::SimConfig config(int nodes, int on_failure) {
+  sim::SimConfig cfg;
+  cfg.nodes = nodes;
+  cfg.on_failure = static_cast<sim::OnFailure>(on_failure);
+  return cfg;
 }
 
 }  // namespace
@@ -153,17 +200,8 @@ TEST_CASE("node runs: long runs, single nodes and a recorder give the same node 
   Engine rng = make_stream(24, 3, Purpose::tiebreaks, "node-runs-engine");
   for (int rep = 0; rep < 6; ++rep) {
     const int nodes = 300;
-    std::vector<workload::Job> jobs;
-    double t = 0;
-    for (int i = 0; i < 60; ++i) {
-      t += -40 * std::log(uniform01(rng));
-      const double length = 1 + -100 * std::log(uniform01(rng));
-      jobs.push_back(testing::job(i, t, length, 1 + static_cast<int>(uniform01(rng) * 250),
-                                  length * (1 + uniform01(rng))));
-    }
-    sim::SimConfig cfg;
-    cfg.nodes = nodes;
-    cfg.on_failure = static_cast<sim::OnFailure>(rep % 3);
+    const std::vector<workload::Job> jobs = wide_jobs(rng, 60, 40, 250);
+    const sim::SimConfig cfg = config(nodes, rep % 3);
     const auto fails = testing::random_failures(rng, nodes);
     policy::FirstFit ff;
     ReversedFirstFit reversed;
@@ -245,6 +283,29 @@ TEST_CASE("node runs: a job whose process moved gives back and releases its move
       CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
     }
     CHECK(runs.finish_s == single.finish_s);
+    CHECK(runs.finish_s == recorded.finish_s);
+  }
+}
+
+TEST_CASE("node runs: a list left unwritten at the start reads as the allocator's", "[engine]") {
+  // First fit hands out runs, which the engine takes without writing the job's list until a
+  // view reads it. Every list read at starts, failures and ends (some running jobs read for the
+  // first time long after their start, some never) equals the list the recorder's node-by-node
+  // path writes at the start, in every on-failure mode (a suspended job's list is also read by
+  // the queue's releases).
+  Engine rng = make_stream(24, 6, Purpose::tiebreaks, "node-runs-lazy-list");
+  for (int rep = 0; rep < 6; ++rep) {
+    const int nodes = 600;
+    const std::vector<workload::Job> jobs = wide_jobs(rng, 80, 30, 400);
+    const sim::SimConfig cfg = config(nodes, rep % 3);
+    const auto fails = testing::random_failures(rng, nodes);
+    policy::FirstFit ff, ff2;
+    ListReader lazy, eager;
+    const Outcome runs = run(cfg, jobs, fails, ff, false, nullptr, &lazy);
+    const Outcome recorded = run(cfg, jobs, fails, ff2, true, nullptr, &eager);
+    REQUIRE(runs.m.job_failures > 0);
+    REQUIRE(lazy.lists.size() > 100);
+    CHECK(lazy.lists == eager.lists);
     CHECK(runs.finish_s == recorded.finish_s);
   }
 }

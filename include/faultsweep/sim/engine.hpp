@@ -104,6 +104,9 @@ struct JobRecord {
   // one of its nodes drops them. runs_offset: in the engine's NodeSlots of runs (-1: none).
   std::int64_t runs_offset = -1;
   std::int32_t runs = 0;
+  // Runs handed out by the allocator are written into the node list only when the list is
+  // first read (nodes_of): most lists are never read before the job gives its nodes back.
+  mutable bool list_pending = false;
   // Engine bookkeeping.
   double since_s = 0;             // entered the current state
   double exec_start_s = 0;        // current execution
@@ -227,11 +230,15 @@ class Simulation final : private policy::ReleaseSource,
   bool take_run(std::int32_t j, std::int64_t a, std::int64_t b);
   void give_all(std::int32_t j);
   void take_runs(std::int32_t j, std::span<std::int32_t> nodes);
-  void found_run(std::size_t k, std::size_t e, bool taken);  // appends to runs_found_
-  void keep_runs(JobRecord& r);                              // runs_found_ are the runs of its list
+  void found_run(std::size_t k, std::size_t e, bool taken, std::int32_t first);  // to runs_found_
+  // The job's node list as stored: the runs of a pending list (JobRecord::list_pending) are not
+  // in it yet. nodes_of() writes them first.
+  std::span<std::int32_t> stored_list(const JobRecord& r) const;
+  void write_pending(const JobRecord& r) const;
+  void keep_runs(JobRecord& r);  // runs_found_ are the runs of its list
   void drop_runs(JobRecord& r);  // its runs are no longer those of its list
   template <class F>
-  void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> nodes, F&& f);
+  void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> list, F&& f) const;
   void give_run(std::size_t a, std::size_t b);
   void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
@@ -319,7 +326,7 @@ class Simulation final : private policy::ReleaseSource,
 
   std::vector<JobRecord> jobs_;
   std::vector<policy::JobInfo> info_;       // what the queue policy sees, by job id
-  NodeSlots job_nodes_;                     // the node lists of the jobs holding nodes
+  mutable NodeSlots job_nodes_;             // the node lists of the jobs holding nodes
   NodeSlots job_runs_;                      // and how those lists split into runs (take_all)
   std::vector<std::int32_t> runs_found_;    // take_all's, before they go to job_runs_
   std::vector<policy::NodeRun> allocated_;  // the runs an allocator handed out (take_runs)
