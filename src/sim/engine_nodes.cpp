@@ -12,6 +12,8 @@
 // list is first read (nodes_of: a view, a move, a suspended job's repair); the engine's own walks
 // use the kept runs, so most lists are never written.
 #include <algorithm>
+#include <cwchar>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -19,6 +21,18 @@
 #include "faultsweep/sim/engine.hpp"
 
 namespace faultsweep::sim {
+
+namespace {
+// n copies of v from p: the C library's wmemset on the 32-bit wchar_t of Linux, which picks the
+// widest vector stores the machine has at run time (std::fill compiles to the 16-byte ones
+// every x86-64 has), for the owners of long runs.
+void fill_ids(std::int32_t* p, std::size_t n, std::int32_t v) {
+  if constexpr (sizeof(wchar_t) == sizeof(std::int32_t) && std::is_signed_v<wchar_t>)
+    std::wmemset(reinterpret_cast<wchar_t*>(p), static_cast<wchar_t>(v), n);
+  else
+    std::fill(p, p + n, v);
+}
+}  // namespace
 
 void Simulation::record_node(std::int32_t n, NodeState s) {
   const auto i = static_cast<std::size_t>(n);
@@ -44,7 +58,7 @@ bool Simulation::take_run(std::int32_t j, std::int64_t a, std::int64_t b) {
   std::int32_t* const owner = node_owner_.data();
   const auto lo = static_cast<std::size_t>(a), hi = static_cast<std::size_t>(b);
   c.enter_run(lo, hi, NodeState::idle, NodeState::busy);
-  std::fill(owner + lo, owner + hi, j);
+  fill_ids(owner + lo, hi - lo, j);
   free_.erase_range(static_cast<int>(a), static_cast<int>(b));
   return true;
 }
