@@ -1,7 +1,7 @@
 // Tests of the free-node bitset's batch operations and of the word-scanning first fit and
 // round robin: on random free sets (members across word boundaries, wrap-around, a full set)
-// they give exactly what the node-by-node definitions give; first fit and round robin as runs
-// also on sets of long free stretches (whole words of members, taken 64 at a time).
+// they give exactly what the node-by-node definitions give, also on sets of long free and busy
+// stretches (whole words of members taken 64 at a time, empty words skipped 4 at a time).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -44,15 +44,16 @@ policy::NodeSet random_free(Engine& rng, bool full) {
   return free;
 }
 
-// Up to 1,500 nodes in stretches of up to 300 free and up to 100 busy ones: many whole words of
-// members, as a large machine's free set has.
+// Up to 3,000 nodes in stretches of up to 300 free and up to 100 or 800 busy ones: many whole
+// words of members and of non-members, as a large machine's free set has.
 policy::NodeSet random_stretches(Engine& rng) {
-  const int nodes = 1 + static_cast<int>(uniform01(rng) * 1500);
+  const int nodes = 1 + static_cast<int>(uniform01(rng) * 3000);
+  const double busy = uniform01(rng) < 0.5 ? 100 : 800;
   policy::NodeSet free(nodes);
   for (int n = 0; n < nodes;) {
     const int len = 1 + static_cast<int>(uniform01(rng) * 300);
     for (int i = n; i < std::min(nodes, n + len); ++i) free.insert(i);
-    n += len + 1 + static_cast<int>(uniform01(rng) * 100);
+    n += len + 1 + static_cast<int>(uniform01(rng) * busy);
   }
   return free;
 }
@@ -63,7 +64,8 @@ TEST_CASE("node set: first fit and round robin by words match the node-by-node d
           "[allocator]") {
   Engine rng = make_stream(24, 0, Purpose::tiebreaks, "node-set-alloc");
   for (int trial = 0; trial < 300; ++trial) {
-    const policy::NodeSet free = random_free(rng, trial % 10 == 0);
+    const policy::NodeSet free =
+        trial % 3 == 1 ? random_stretches(rng) : random_free(rng, trial % 10 == 0);
     policy::FirstFit ff;
     policy::RoundRobin rr;
     int cursor = 0;

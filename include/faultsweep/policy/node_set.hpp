@@ -58,8 +58,10 @@ class NodeSet {
   // new k. One pass over the words.
   std::size_t take_from(int from, std::span<std::int32_t> out, std::size_t k) const {
     if (k == out.size() || from >= nodes_) return k;
+    const std::uint64_t* const words = words_.data();
+    const std::size_t n = words_.size();
     std::size_t w = word(from);
-    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
+    std::uint64_t bits = words[w] & (~std::uint64_t{0} << bit(from));
     while (true) {
       // A full word at once, in a loop the compiler vectorises (first fit on a mostly free
       // machine hands out whole words); otherwise one count-trailing-zeros per member.
@@ -76,8 +78,8 @@ class NodeSet {
         if (k == out.size()) return k;
         bits &= bits - 1;
       }
-      if (++w == words_.size()) return k;
-      bits = words_[w];
+      if ((w = next_word(words, w, n)) == n) return k;
+      bits = words[w];
     }
   }
   // The members >= from in increasing order, as runs of consecutive ids appended to `runs` (a
@@ -86,9 +88,12 @@ class NodeSet {
   std::int32_t take_runs_from(int from, std::int32_t count, std::vector<NodeRun>& runs) const {
     std::int32_t got = 0;
     if (count <= 0 || from >= nodes_) return got;
+    const std::uint64_t* const words = words_.data();
+    const std::size_t n = words_.size();
     std::size_t w = word(from);
-    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << bit(from));
+    std::uint64_t bits = words[w] & (~std::uint64_t{0} << bit(from));
     while (true) {
+      bool open = false;  // the last run taken reaches this word's end
       while (bits != 0) {
         const auto at = static_cast<unsigned>(std::countr_zero(bits));
         const auto ones = static_cast<std::int32_t>(std::countr_one(bits >> at));
@@ -102,20 +107,20 @@ class NodeSet {
         got += len;
         if (got == count) return got;
         const unsigned end = at + static_cast<unsigned>(len);  // the bits below are clear
-        bits = end == 64 ? 0 : bits & (~std::uint64_t{0} << end);
+        open = end == 64;
+        bits = open ? 0 : bits & (~std::uint64_t{0} << end);
       }
       // Full words after a run that reaches this word's end extend it 64 members at a time.
-      const auto next = static_cast<std::int64_t>(64 * (w + 1));
-      if (!runs.empty() && std::int64_t{runs.back().first} + runs.back().count == next) {
-        while (w + 1 < words_.size() && words_[w + 1] == ~std::uint64_t{0} && count - got >= 64) {
+      if (open) {
+        while (w + 1 < n && words[w + 1] == ~std::uint64_t{0} && count - got >= 64) {
           ++w;
           runs.back().count += 64;
           got += 64;
         }
         if (got == count) return got;
       }
-      if (++w == words_.size()) return got;
-      bits = words_[w];
+      if ((w = next_word(words, w, n)) == n) return got;
+      bits = words[w];
     }
   }
   // Bit n % 64 of word n / 64 is set iff n is a member (bits past nodes() are clear).
@@ -181,6 +186,14 @@ class NodeSet {
     for_range_words(
         a, b, [&](std::size_t at, std::uint64_t mask) { apply_word<Insert>(words_[at], mask); });
     count_ += Insert ? b - a : a - b;
+  }
+  // The first word after w with a member, or n: a busy stretch skipped in a loop of its own,
+  // four words a test.
+  static std::size_t next_word(const std::uint64_t* words, std::size_t w, std::size_t n) {
+    ++w;
+    while (w + 4 <= n && (words[w] | words[w + 1] | words[w + 2] | words[w + 3]) == 0) w += 4;
+    while (w < n && words[w] == 0) ++w;
+    return w;
   }
   static std::size_t word(int n) { return static_cast<std::size_t>(n) >> 6; }
   static unsigned bit(int n) { return static_cast<unsigned>(n) & 63U; }
