@@ -67,6 +67,7 @@ void Simulation::take_each(std::int32_t j, std::span<const std::int32_t> part) {
   const NodeClocks c = clocks();
   std::int32_t* const owner = node_owner_.data();
   const Recorder* const rec = rec_;
+  std::int64_t moved = 0;
   for (const std::int32_t n : part) {
     const auto i = static_cast<std::size_t>(n);
     FS_CHECK(n >= 0 && n < cfg_.nodes, "allocator returned a node out of range");
@@ -77,8 +78,9 @@ void Simulation::take_each(std::int32_t j, std::span<const std::int32_t> part) {
     owner[i] = j;
     if (rec != nullptr) [[unlikely]]
       record_node(n, NodeState::busy);
-    c.enter(i, NodeState::busy);
+    c.enter_counted(i, NodeState::busy, NodeState::idle, moved);
   }
+  c.count_moved(NodeState::idle, NodeState::busy, moved);
   free_.erase_all(part);
 }
 
@@ -87,14 +89,16 @@ void Simulation::give_each(std::int32_t j, std::span<const std::int32_t> part) {
   const NodeClocks c = clocks();
   std::int32_t* const owner = node_owner_.data();
   const Recorder* const rec = rec_;
+  std::int64_t moved = 0;
   for (const std::int32_t n : part) {
     const auto i = static_cast<std::size_t>(n);
     FS_CHECK(owner[i] == j, "completing job does not own node");
     owner[i] = -1;
     if (rec != nullptr) [[unlikely]]
       record_node(n, NodeState::idle);
-    c.enter(i, NodeState::idle);
+    c.enter_counted(i, NodeState::idle, NodeState::busy, moved);
   }
+  c.count_moved(NodeState::busy, NodeState::idle, moved);
   free_.insert_all(part);
 }
 

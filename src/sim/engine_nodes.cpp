@@ -90,9 +90,9 @@ void Simulation::take_all(std::int32_t j, std::span<const std::int32_t> nodes) {
 }
 
 // The runs an allocator handed out (allocated_) become job j's node list, taken run by run
-// (a short run node by node), and are kept as take_all keeps the runs it finds. A run taken
-// whole is not written into the list: the list is pending until it is first read (nodes_of),
-// which for most jobs is never, and the kept runs say what it holds.
+// (a run shorter than kMinHandedRun node by node), and are kept as take_all keeps the runs it
+// finds. A run taken whole is not written into the list: the list is pending until it is first
+// read (nodes_of), which for most jobs is never, and the kept runs say what it holds.
 void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
   runs_found_.clear();
   bool pending = false;
@@ -103,7 +103,7 @@ void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
                          nodes.size()));
     const std::size_t e = k + static_cast<std::size_t>(u.count);
     const std::int32_t first = u.first, count = u.count;
-    const bool taken = e - k >= kMinRun && take_run(j, first, std::int64_t{first} + count);
+    const bool taken = e - k >= kMinHandedRun && take_run(j, first, std::int64_t{first} + count);
     if (!taken) {
       // In 32-bit lanes, from locals (a store to the list may alias `u`): the loop vectorises.
       std::int32_t* const list = nodes.data() + k;
@@ -238,6 +238,7 @@ void Simulation::release_part(std::span<const std::int32_t> part, std::int32_t f
   const NodeClocks c = clocks();
   std::int32_t* const owner = node_owner_.data();
   bool failed_here = false;
+  std::int64_t moved = 0;
   for (const std::int32_t m : part) {
     const auto i = static_cast<std::size_t>(m);
     if (!keep) owner[i] = -1;
@@ -248,8 +249,9 @@ void Simulation::release_part(std::span<const std::int32_t> part, std::int32_t f
     }
     if (rec_ != nullptr) [[unlikely]]
       record_node(m, to);
-    c.enter(i, to);
+    c.enter_counted(i, to, NodeState::busy, moved);
   }
+  c.count_moved(NodeState::busy, to, moved);
   if (keep) return;
   // The failed node is down, so not free: inserting all and erasing it frees exactly the others.
   free_.insert_all(part);
