@@ -54,7 +54,9 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   }
   job_nodes_.reset(cfg_.nodes);
   // A list of n nodes keeps at most n / kMinRun runs and the stretches between them, 3 entries
-  // each; the vectors grow past this only for lists of many short runs.
+  // each; the vectors grow past this only for lists of many short runs (an allocator's runs are
+  // kept from kMinHandedRun nodes on: on a machine whose free nodes are scattered, they grow once
+  // and the next replicas reuse them).
   job_runs_.reset(3 * cfg_.nodes / 16 + 64);
   runs_found_.reserve(3 * static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
   allocated_.reserve(static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
