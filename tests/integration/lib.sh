@@ -136,8 +136,10 @@ start_group() {
 kill_session() {
   local pids
   pids=$(session_alive "$1")
+  # A process listed may be gone by the time of the kill (its parent died of the first kill -9):
+  # kill then fails, which must not end the calling script (set -e).
   # shellcheck disable=SC2086
-  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
+  if [ -n "$pids" ]; then kill -9 $pids 2>/dev/null || true; fi
   return 0
 }
 

@@ -76,7 +76,7 @@ for JOB in "${JOBS[@]}"; do
           # A rank still loading its libraries has no handler yet and would die of any signal,
           # as every program would: it gets the signal once it has one (the next round).
           for pid in $(pgrep -s "$BG_PID" -x "$FS_RANK_NAME" || true); do
-            caught "$pid" 15 && kill -TERM "$pid" 2>/dev/null
+            caught "$pid" 15 && { kill -TERM "$pid" 2>/dev/null || true; }
           done
           sleep 0.1
         done
@@ -100,7 +100,7 @@ for JOB in "${JOBS[@]}"; do
           sleep 0.5
           [ -e "$out.stopping" ] && break
           [ "$(ranks_with_handler "$BG_PID" "$num")" -lt "$np" ] && break
-          caught "$BG_PID" "$num" && kill "-$sig" "$BG_PID" 2>/dev/null
+          caught "$BG_PID" "$num" && { kill "-$sig" "$BG_PID" 2>/dev/null || true; }
         done
       }
     fi
