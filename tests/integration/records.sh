@@ -16,7 +16,7 @@ record = { points = [0, 2], replicas = [0, 1, 5] }
 nodes = 64
 checkpoint = "periodic"
 checkpoint_interval = "1h"
-workload = { source = "fars", jobs = 5000, mean_interarrival = 300, mean_runtime = "3h", mean_size = 8 }
+workload = { source = "fars", jobs = 20000, mean_interarrival = 300, mean_runtime = "3h", mean_size = 8 }
 failures = { process = "renewal", dist = "weibull", shape = 0.7, mean = "3d", downtime = "1h" }
 
 [axes]
