@@ -32,6 +32,12 @@ void fill_ids(std::int32_t* p, std::size_t n, std::int32_t v) {
   else
     std::fill(p, p + n, v);
 }
+
+// first, first + 1, ... into p[0..count), in 32-bit lanes from locals (a store to p may alias
+// the caller's run): the loop vectorises.
+void write_ids(std::int32_t* p, std::int32_t first, std::int32_t count) {
+  for (std::int32_t i = 0; i < count; ++i) p[i] = first + i;
+}
 }  // namespace
 
 void Simulation::record_node(std::int32_t n, NodeState s) {
@@ -105,9 +111,7 @@ void Simulation::take_runs(std::int32_t j, std::span<std::int32_t> nodes) {
     const std::int32_t first = u.first, count = u.count;
     const bool taken = e - k >= kMinHandedRun && take_run(j, first, std::int64_t{first} + count);
     if (!taken) {
-      // In 32-bit lanes, from locals (a store to the list may alias `u`): the loop vectorises.
-      std::int32_t* const list = nodes.data() + k;
-      for (std::int32_t i = 0; i < count; ++i) list[i] = first + i;
+      write_ids(nodes.data() + k, first, count);
       take_each(j, nodes.subspan(k, e - k));
     }
     pending = pending || taken;
@@ -135,20 +139,6 @@ void Simulation::found_run(std::size_t k, std::size_t e, bool taken, std::int32_
   runs_found_.push_back(first);
 }
 
-// The runs of a pending list go into it (what take_runs left out), once.
-void Simulation::write_pending(const JobRecord& r) const {
-  if (!r.list_pending) return;
-  const std::span<std::int32_t> list = stored_list(r);
-  const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
-  for (std::int32_t i = 0; i < r.runs; ++i) {
-    const std::int32_t k = kept[3 * i], e = kept[3 * i + 1], first = kept[3 * i + 2];
-    if (e < 0) continue;  // a stretch done node by node: written at the start
-    std::int32_t* const run = list.data() + k;
-    for (std::int32_t m = 0; m < e - k; ++m) run[m] = first + m;
-  }
-  r.list_pending = false;
-}
-
 void Simulation::keep_runs(JobRecord& r) {
   r.runs = static_cast<std::int32_t>(runs_found_.size() / 3);
   r.runs_offset = job_runs_.take(static_cast<std::int32_t>(runs_found_.size()));
@@ -163,13 +153,12 @@ void Simulation::drop_runs(JobRecord& r) {
   r.runs = 0;
 }
 
-// Calls f(k, e, run, first) over the runs kept for job j's list (take_all, take_runs), or, if
+// Calls f(k, e, run, first) over the runs kept for a job's list (take_all, take_runs), or, if
 // none are kept (a move changed the list, which was written before), over those for_each_run
 // finds in its stored list. A stretch done node by node (!run) is always in the stored list.
 template <class F>
-void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t> list,
+void Simulation::for_each_kept_run(const JobRecord& r, std::span<const std::int32_t> list,
                                    F&& f) const {
-  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
   if (r.runs_offset < 0)
     return for_each_run(list,
                         [&](std::size_t k, std::size_t e, bool run) { f(k, e, run, list[k]); });
@@ -180,9 +169,21 @@ void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t>
   }
 }
 
+// The runs of a pending list go into it (what take_runs left out), once.
+void Simulation::write_pending(const JobRecord& r) const {
+  if (!r.list_pending) return;
+  const std::span<std::int32_t> list = stored_list(r);
+  for_each_kept_run(r, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
+    // A stretch done node by node (!run) was written at the start.
+    if (run) write_ids(list.data() + k, first, static_cast<std::int32_t>(e - k));
+  });
+  r.list_pending = false;
+}
+
 void Simulation::give_all(std::int32_t j) {
-  const std::span<const std::int32_t> list = stored_list(jobs_[static_cast<std::size_t>(j)]);
-  for_each_kept_run(j, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
+  const std::span<const std::int32_t> list = stored_list(r);
+  for_each_kept_run(r, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
     const auto a = static_cast<std::size_t>(first);
     if (run) return give_run(a, a + (e - k));
     give_each(j, list.subspan(k, e - k));
@@ -221,7 +222,7 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
     release_range(a, f, to, keep);
     release_range(f + 1, b, to, keep);
   };
-  for_each_kept_run(j, list,
+  for_each_kept_run(r, list,
                     [&](std::size_t k, std::size_t e, bool contiguous, std::int32_t first) {
                       if (!contiguous)
                         return release_part(list.subspan(k, e - k), failed_node, up_s, to, false);
