@@ -58,14 +58,19 @@ policy::NodeSet random_stretches(Engine& rng) {
   return free;
 }
 
+// Trial t's set: long stretches for every third trial, else scattered members (every tenth of
+// those a full set).
+policy::NodeSet random_set(Engine& rng, int trial) {
+  return trial % 3 == 1 ? random_stretches(rng) : random_free(rng, trial % 10 == 0);
+}
+
 }  // namespace
 
 TEST_CASE("node set: first fit and round robin by words match the node-by-node definitions",
           "[allocator]") {
   Engine rng = make_stream(24, 0, Purpose::tiebreaks, "node-set-alloc");
   for (int trial = 0; trial < 300; ++trial) {
-    const policy::NodeSet free =
-        trial % 3 == 1 ? random_stretches(rng) : random_free(rng, trial % 10 == 0);
+    const policy::NodeSet free = random_set(rng, trial);
     policy::FirstFit ff;
     policy::RoundRobin rr;
     int cursor = 0;
@@ -93,8 +98,7 @@ TEST_CASE("node set: first fit and round robin as runs give their lists, runs ma
           "[allocator]") {
   Engine rng = make_stream(24, 1, Purpose::tiebreaks, "node-set-runs");
   for (int trial = 0; trial < 300; ++trial) {
-    const policy::NodeSet free =
-        trial % 3 == 1 ? random_stretches(rng) : random_free(rng, trial % 10 == 0);
+    const policy::NodeSet free = random_set(rng, trial);
     policy::FirstFit ff, ff_runs;
     policy::RoundRobin rr, rr_runs;  // the same calls in the same order: the same cursor
     std::vector<policy::NodeRun> runs;
