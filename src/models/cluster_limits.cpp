@@ -34,13 +34,14 @@ constexpr double kPerJobNode_B = 4;
 // The address space the engine reserves per node when a replica starts (sim/engine.cpp,
 // Simulation's constructor: room for 8 pending events a node, the running list and two release
 // lists of 1 + 2 + 3 entries a node, the strategy's decisions, the failing, predicted, down and
-// suspended lists, and the runs of the jobs' node lists: 3/8 + 3/16 of an entry a node kept,
-// 1/16 of a run handed out). Untouched, it is not in the resident sizes measured above, but `ulimit
-// -v` counts it and the system must be able to grant it: 16,777,216 nodes with ras passed the
-// resident estimate (4 GB) and then died of bad_alloc in the constructor.
+// suspended lists, the store of the jobs' node lists (4 entries a node, written only as lists are
+// read), and their runs: 3/8 + 3/16 of an entry a node kept, 1/16 of a run handed out). Untouched,
+// it is not in the resident sizes measured above, but `ulimit -v` counts it and the system must be
+// able to grant it: 16,777,216 nodes with ras passed the resident estimate (4 GB) and then died of
+// bad_alloc in the constructor.
 double reserved_per_node_B() {
   return 8.0 * sizeof(sim::Event) + 6.0 * sizeof(policy::Release) + sizeof(policy::Move) +
-         3.0 * sizeof(std::int32_t) + 4.0 * sizeof(std::int32_t) +
+         3.0 * sizeof(std::int32_t) + 4.0 * sizeof(std::int32_t) + 4.0 * sizeof(std::int32_t) +
          (3.0 / 8 + 3.0 / 16) * sizeof(std::int32_t) + sizeof(policy::NodeRun) / 16.0;
 }
 

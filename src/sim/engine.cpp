@@ -52,12 +52,14 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
     r.interval_s = interval_for(in.size);
     info_[i] = policy::JobInfo{in.size, est_wall_s(r)};
   }
-  job_nodes_.reset(cfg_.nodes);
+  // The lists' slots round up to powers of two and are reused by size class: a mix of wide jobs
+  // needs a few times the machine. Reserved, not written: entries are written when read first.
+  job_nodes_.reset(4 * std::int64_t{cfg_.nodes});
   // A list of n nodes keeps at most n / kMinRun runs and the stretches between them, 3 entries
   // each; the vectors grow past this only for lists of many short runs (an allocator's runs are
   // kept from kMinHandedRun nodes on: on a machine whose free nodes are scattered, they grow once
   // and the next replicas reuse them).
-  job_runs_.reset(3 * cfg_.nodes / 16 + 64);
+  job_runs_.reset(2 * (3 * std::int64_t{cfg_.nodes} / 16 + 64));
   runs_found_.reserve(3 * static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
   allocated_.reserve(static_cast<std::size_t>(cfg_.nodes) / 16 + 64);
 

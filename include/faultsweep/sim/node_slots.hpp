@@ -7,15 +7,37 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace faultsweep::sim {
 
+// An allocator whose new elements are left unwritten (default-initialized). A slot's entries
+// are written before they are read, so the store never needs a fill; the pages of entries
+// never written (a list handed out as runs and never read) are never touched.
+template <class T>
+struct Unwritten : std::allocator<T> {
+  Unwritten() = default;
+  template <class U>
+  Unwritten(const Unwritten<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+
 class NodeSlots {
  public:
-  void reset(int nodes) {
+  // Room for `entries` without moving the store (reserved, not written).
+  void reset(std::int64_t entries) {
     store_.clear();
-    store_.reserve(2 * static_cast<std::size_t>(nodes));
+    store_.reserve(static_cast<std::size_t>(entries));
     for (std::vector<std::int64_t>& f : free_) f.clear();
   }
   // The offset of a slot of at least `size` entries (size >= 1).
@@ -27,7 +49,7 @@ class NodeSlots {
       return at;
     }
     const auto at = static_cast<std::int64_t>(store_.size());
-    store_.resize(store_.size() + (std::size_t{1} << class_of(size)), -1);
+    store_.resize(store_.size() + (std::size_t{1} << class_of(size)));
     return at;
   }
   // Gives back the slot at `offset` taken for `size` entries.
@@ -40,7 +62,7 @@ class NodeSlots {
   static unsigned class_of(std::int32_t size) {
     return static_cast<unsigned>(std::bit_width(static_cast<std::uint32_t>(size - 1)));
   }
-  std::vector<std::int32_t> store_;
+  std::vector<std::int32_t, Unwritten<std::int32_t>> store_;
   std::array<std::vector<std::int64_t>, 33> free_;
 };
 
