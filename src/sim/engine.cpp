@@ -68,10 +68,7 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   state_totals_.count[static_cast<std::size_t>(NodeState::idle)] = cfg_.nodes;
   state_totals_.since_s = start_s_;
   node_owner_.assign(n_nodes, -1);
-  node_up_s_.assign(n_nodes, start_s_);
-  node_generation_.assign(n_nodes, 0);
   down_.reserve(n_nodes);
-  down_pos_.assign(n_nodes, -1);
   free_.reset(cfg_.nodes);
   free_.insert_range(0, cfg_.nodes);
   by_runs_ = allocator_.hands_out_runs();

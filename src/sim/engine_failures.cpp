@@ -12,6 +12,16 @@
 
 namespace faultsweep::sim {
 
+// Only a failure reads or writes them (every node down went down through take_down, after
+// on_failure made them): a replica without failures on a large machine never touches them.
+void Simulation::make_failure_arrays() {
+  if (!node_up_s_.empty()) return;
+  const auto n = static_cast<std::size_t>(cfg_.nodes);
+  node_up_s_.assign(n, start_s_);
+  node_generation_.assign(n, 0);
+  down_pos_.assign(n, -1);
+}
+
 void Simulation::take_down(std::int32_t n, double up_s) {
   const auto i = static_cast<std::size_t>(n);
   set_node_state(n, NodeState::down);
@@ -46,6 +56,7 @@ void Simulation::on_failure() {
   const std::int32_t n = f.node;
   const auto i = static_cast<std::size_t>(n);
   history_.record_failure(n, now_);
+  make_failure_arrays();
   const double up_s = now_ + f.downtime_s;
   const std::int32_t hit = node_state_[i] == NodeState::busy ? node_owner_[i] : -1;
   if (rec_ != nullptr) [[unlikely]]

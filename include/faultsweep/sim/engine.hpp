@@ -261,6 +261,7 @@ class Simulation final : private policy::ReleaseSource,
   void pull_failure();
   void fail_node(std::int32_t n, double up_s);
   void take_down(std::int32_t n, double up_s);
+  void make_failure_arrays();
   void schedule_warning();
 
   // Scheduling (engine_schedule.cpp).
@@ -333,11 +334,12 @@ class Simulation final : private policy::ReleaseSource,
   std::vector<NodeState> node_state_;
   StateTotals state_totals_;  // nodes and node-seconds by state
   std::vector<std::int32_t> node_owner_;
+  // Made at the first failure (make_failure_arrays): each node's repair time and repair count.
   std::vector<double> node_up_s_;
   std::vector<std::uint32_t> node_generation_;
   policy::NodeSet free_;
-  // The nodes down now, in no order, and each node's place in it (-1: up): EASY's view of
-  // future capacity lists their repairs without a scan of the whole machine.
+  // The nodes down now, in no order, and each node's place in it (-1: up; made at the first
+  // failure): EASY's view of future capacity lists their repairs without a scan of the machine.
   std::vector<std::int32_t> down_, down_pos_;
 
   EventQueue events_;
