@@ -153,12 +153,13 @@ void Simulation::drop_runs(JobRecord& r) {
   r.runs = 0;
 }
 
-// Calls f(k, e, run, first) over the runs kept for a job's list (take_all, take_runs), or, if
+// Calls f(k, e, run, first) over the runs kept for job j's list (take_all, take_runs), or, if
 // none are kept (a move changed the list, which was written before), over those for_each_run
 // finds in its stored list. A stretch done node by node (!run) is always in the stored list.
 template <class F>
-void Simulation::for_each_kept_run(const JobRecord& r, std::span<const std::int32_t> list,
+void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t> list,
                                    F&& f) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
   if (r.runs_offset < 0)
     return for_each_run(list,
                         [&](std::size_t k, std::size_t e, bool run) { f(k, e, run, list[k]); });
@@ -169,21 +170,22 @@ void Simulation::for_each_kept_run(const JobRecord& r, std::span<const std::int3
   }
 }
 
-// The runs of a pending list go into it (what take_runs left out), once.
+// The runs of a pending list go into it (what take_runs left out), once. A pending list has
+// its runs kept (no search), so it decodes them itself.
 void Simulation::write_pending(const JobRecord& r) const {
   if (!r.list_pending) return;
   const std::span<std::int32_t> list = stored_list(r);
-  for_each_kept_run(r, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
-    // A stretch done node by node (!run) was written at the start.
-    if (run) write_ids(list.data() + k, first, static_cast<std::int32_t>(e - k));
-  });
+  const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
+  for (std::int32_t i = 0; i < r.runs; ++i) {
+    const std::int32_t k = kept[3 * i], e = kept[3 * i + 1], first = kept[3 * i + 2];
+    if (e > 0) write_ids(list.data() + k, first, e - k);  // e < 0: written at the start
+  }
   r.list_pending = false;
 }
 
 void Simulation::give_all(std::int32_t j) {
-  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  const std::span<const std::int32_t> list = stored_list(r);
-  for_each_kept_run(r, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
+  const std::span<const std::int32_t> list = stored_list(jobs_[static_cast<std::size_t>(j)]);
+  for_each_kept_run(j, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
     const auto a = static_cast<std::size_t>(first);
     if (run) return give_run(a, a + (e - k));
     give_each(j, list.subspan(k, e - k));
@@ -222,7 +224,7 @@ void Simulation::release_nodes(std::int32_t j, std::int32_t failed_node, double 
     release_range(a, f, to, keep);
     release_range(f + 1, b, to, keep);
   };
-  for_each_kept_run(r, list,
+  for_each_kept_run(j, list,
                     [&](std::size_t k, std::size_t e, bool contiguous, std::int32_t first) {
                       if (!contiguous)
                         return release_part(list.subspan(k, e - k), failed_node, up_s, to, false);

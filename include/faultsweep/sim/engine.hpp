@@ -238,7 +238,7 @@ class Simulation final : private policy::ReleaseSource,
   void keep_runs(JobRecord& r);  // runs_found_ are the runs of its list
   void drop_runs(JobRecord& r);  // its runs are no longer those of its list
   template <class F>
-  void for_each_kept_run(const JobRecord& r, std::span<const std::int32_t> list, F&& f) const;
+  void for_each_kept_run(std::int32_t j, std::span<const std::int32_t> list, F&& f) const;
   void give_run(std::size_t a, std::size_t b);
   void release_nodes(std::int32_t j, std::int32_t failed_node, double up_s, NodeState to);
   void release_range(std::size_t a, std::size_t b, NodeState to, bool keep);
