@@ -16,6 +16,7 @@
 #include "faultsweep/policy/queue.hpp"
 #include "faultsweep/sim/checkpoint.hpp"
 #include "faultsweep/sim/engine.hpp"
+#include "faultsweep/sim/node_slots.hpp"
 #include "sim_support.hpp"
 
 using namespace faultsweep;
@@ -265,4 +266,38 @@ TEST_CASE("engine: node lists follow the nodes in use, not the jobs of the log",
   REQUIRE(m.completed == 2000);
   REQUIRE(m.job_failures > 50);
   CHECK(s.node_list_entries() <= 64);
+}
+
+TEST_CASE("node slots: slots keep their entries when the store grows past its reserve",
+          "[engine]") {
+  // Slots of 1 to 100 entries (classes of 1 to 128) in a store reserved for 16: it grows
+  // several times. Every entry written keeps its value through each growth, a slot given back
+  // is handed out again for its class only, and no two live slots overlap.
+  sim::NodeSlots slots;
+  slots.reset(16);
+  struct Live {
+    std::int64_t at;
+    std::int32_t size;
+  };
+  std::vector<Live> live;
+  Engine rng = make_stream(24, 7, Purpose::tiebreaks, "node-slots");
+  for (int step = 0; step < 400; ++step) {
+    if (!live.empty() && uniform01(rng) < 0.3) {  // give one back
+      const auto k = static_cast<std::size_t>(uniform01(rng) * static_cast<double>(live.size()));
+      slots.give(live[k].at, live[k].size);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+      continue;
+    }
+    const auto size = static_cast<std::int32_t>(1 + uniform01(rng) * 100);
+    const std::int64_t at = slots.take(size);
+    std::int32_t* p = slots.data() + at;
+    for (std::int32_t i = 0; i < size; ++i) p[i] = static_cast<std::int32_t>(at) * 1000 + i;
+    live.push_back({at, size});
+    for (const Live& l : live) {  // every live slot still holds what was written to it
+      const std::int32_t* q = slots.data() + l.at;
+      for (std::int32_t i = 0; i < l.size; ++i)
+        REQUIRE(q[i] == static_cast<std::int32_t>(l.at) * 1000 + i);
+    }
+  }
+  CHECK(slots.capacity_entries() > 16);
 }

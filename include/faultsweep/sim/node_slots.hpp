@@ -4,9 +4,11 @@
 // the queue). Slots are reused by size class (powers of two), so the memory follows the nodes
 // in use — at most twice the machine per class in use — not the jobs of the log: a 300,000-job
 // log on 100,000 nodes would otherwise keep every job's list (GBs).
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
@@ -49,7 +51,9 @@ class NodeSlots {
       return at;
     }
     const auto at = static_cast<std::int64_t>(store_.size());
-    store_.resize(store_.size() + (std::size_t{1} << class_of(size)));
+    const std::size_t want = store_.size() + (std::size_t{1} << class_of(size));
+    if (want > store_.capacity()) grow(want);
+    store_.resize(want);
     return at;
   }
   // Gives back the slot at `offset` taken for `size` entries.
@@ -59,10 +63,21 @@ class NodeSlots {
   std::size_t capacity_entries() const { return store_.size(); }
 
  private:
+  // A store twice as large (at least `want`), the entries so far copied as bytes: some were
+  // never written, and bytes are the only way to copy those.
+  void grow(std::size_t want) {
+    Store bigger;
+    bigger.reserve(std::max(want, 2 * store_.capacity()));
+    bigger.resize(store_.size());
+    if (!store_.empty()) std::memcpy(bigger.data(), store_.data(), store_.size() * sizeof(Entry));
+    store_.swap(bigger);
+  }
   static unsigned class_of(std::int32_t size) {
     return static_cast<unsigned>(std::bit_width(static_cast<std::uint32_t>(size - 1)));
   }
-  std::vector<std::int32_t, Unwritten<std::int32_t>> store_;
+  using Entry = std::int32_t;
+  using Store = std::vector<Entry, Unwritten<Entry>>;
+  Store store_;
   std::array<std::vector<std::int64_t>, 33> free_;
 };
 
