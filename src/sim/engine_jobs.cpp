@@ -32,15 +32,13 @@ std::span<std::int32_t> Simulation::stored_list(const JobRecord& r) const {
 }
 
 std::span<std::int32_t> Simulation::nodes_of(std::int32_t j) {
-  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  write_pending(r);
-  return stored_list(r);
+  write_pending(j);
+  return stored_list(jobs_[static_cast<std::size_t>(j)]);
 }
 
 std::span<const std::int32_t> Simulation::nodes_of(std::int32_t j) const {
-  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
-  write_pending(r);
-  return stored_list(r);
+  write_pending(j);
+  return stored_list(jobs_[static_cast<std::size_t>(j)]);
 }
 
 void Simulation::set_job_state(JobRecord& r, JobState s) {

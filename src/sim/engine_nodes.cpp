@@ -170,16 +170,15 @@ void Simulation::for_each_kept_run(std::int32_t j, std::span<const std::int32_t>
   }
 }
 
-// The runs of a pending list go into it (what take_runs left out), once. A pending list has
-// its runs kept (no search), so it decodes them itself.
-void Simulation::write_pending(const JobRecord& r) const {
+// The runs of job j's pending list go into it (what take_runs left out), once.
+void Simulation::write_pending(std::int32_t j) const {
+  const JobRecord& r = jobs_[static_cast<std::size_t>(j)];
   if (!r.list_pending) return;
   const std::span<std::int32_t> list = stored_list(r);
-  const std::int32_t* const kept = job_runs_.data() + r.runs_offset;
-  for (std::int32_t i = 0; i < r.runs; ++i) {
-    const std::int32_t k = kept[3 * i], e = kept[3 * i + 1], first = kept[3 * i + 2];
-    if (e > 0) write_ids(list.data() + k, first, e - k);  // e < 0: written at the start
-  }
+  for_each_kept_run(j, list, [&](std::size_t k, std::size_t e, bool run, std::int32_t first) {
+    // A stretch done node by node (!run) was written at the start.
+    if (run) write_ids(list.data() + k, first, static_cast<std::int32_t>(e - k));
+  });
   r.list_pending = false;
 }
 

@@ -234,7 +234,7 @@ class Simulation final : private policy::ReleaseSource,
   // The job's node list as stored: the runs of a pending list (JobRecord::list_pending) are not
   // in it yet. nodes_of() writes them first.
   std::span<std::int32_t> stored_list(const JobRecord& r) const;
-  void write_pending(const JobRecord& r) const;
+  void write_pending(std::int32_t j) const;
   void keep_runs(JobRecord& r);  // runs_found_ are the runs of its list
   void drop_runs(JobRecord& r);  // its runs are no longer those of its list
   template <class F>
