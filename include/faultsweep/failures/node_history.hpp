@@ -18,7 +18,6 @@ class NodeHistory {
   // without failures on a large machine does not write them.
   void reset(int nodes, bool keep_times) {
     nodes_ = nodes;
-    made_ = false;
     failures_.clear();
     last_failure_s_.clear();
     last_repair_s_.clear();
@@ -41,16 +40,16 @@ class NodeHistory {
 
   int nodes() const { return nodes_; }
   // Failures of the node so far (a failure of a node already down counts too).
-  std::int64_t failures(std::int32_t node) const { return made_ ? failures_[idx(node)] : 0; }
+  std::int64_t failures(std::int32_t node) const { return made() ? failures_[idx(node)] : 0; }
   // Failures of all nodes so far: a reader keeping per-node counts knows from it whether any
   // changed since it last looked.
   std::int64_t total_failures() const { return total_failures_; }
   // -inf before the first failure / repair.
   double last_failure_s(std::int32_t node) const {
-    return made_ ? last_failure_s_[idx(node)] : kNever;
+    return made() ? last_failure_s_[idx(node)] : kNever;
   }
   double last_repair_s(std::int32_t node) const {
-    return made_ ? last_repair_s_[idx(node)] : kNever;
+    return made() ? last_repair_s_[idx(node)] : kNever;
   }
   bool keeps_times() const { return keep_times_; }
   // The per-node arrays (failures, last failure, last repair), for views that expose them to
@@ -61,25 +60,25 @@ class NodeHistory {
   // Every failure time of the node so far, in order (empty unless keep_times). The times
   // between failures observed so far are the differences of consecutive entries.
   std::span<const double> failure_times_s(std::int32_t node) const {
-    return keep_times_ && made_ ? std::span<const double>(times_[idx(node)])
-                                : std::span<const double>();
+    return keep_times_ && made() ? std::span<const double>(times_[idx(node)])
+                                 : std::span<const double>();
   }
 
   static constexpr double kNever = -std::numeric_limits<double>::infinity();
 
  private:
   static std::size_t idx(std::int32_t node) { return static_cast<std::size_t>(node); }
+  // The arrays exist (a machine has at least one node).
+  bool made() const { return !failures_.empty(); }
   void make() const {
-    if (made_) return;
+    if (made()) return;
     const auto n = static_cast<std::size_t>(nodes_);
     failures_.assign(n, 0);
     last_failure_s_.assign(n, kNever);
     last_repair_s_.assign(n, kNever);
     times_.assign(keep_times_ ? n : 0, {});
-    made_ = true;
   }
   int nodes_ = 0;
-  mutable bool made_ = false;
   mutable std::vector<std::int64_t> failures_;
   std::int64_t total_failures_ = 0;
   mutable std::vector<double> last_failure_s_, last_repair_s_;
