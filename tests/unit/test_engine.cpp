@@ -271,8 +271,8 @@ TEST_CASE("engine: node lists follow the nodes in use, not the jobs of the log",
 TEST_CASE("node slots: slots keep their entries when the store grows past its reserve",
           "[engine]") {
   // Slots of 1 to 100 entries (classes of 1 to 128) in a store reserved for 16: it grows
-  // several times. Every entry written keeps its value through each growth, a slot given back
-  // is handed out again for its class only, and no two live slots overlap.
+  // several times. Every entry written keeps its value through each growth, and no two live
+  // slots overlap (as they would if a slot given back went to a job of a larger class).
   sim::NodeSlots slots;
   slots.reset(16);
   struct Live {
