@@ -61,11 +61,88 @@ double expected_completion(std::span<const PlanNode> nodes, int k, double runtim
 
 namespace {
 
+// The survival of the first k nodes at each point of one quadrature grid, times the point's
+// weight, kept as a product of the nodes' own survivals exp(-H_i(y)) (Eq. 4.10), so that adding
+// a node costs a multiply per point: an exponential node's factors exp(-y / scale) are made once
+// per scale (the exponential nodes come in a few scales: one per failure count), a Weibull
+// node's (Eq. 5.2) per node. Their sum is M = int_0^inf R_sys (Eq. 4.12).
+class SurvivalProduct {
+ public:
+  explicit SurvivalProduct(const reliability::SurvivalGrid& grid)
+      : grid_(grid), wp_(grid.w), live_(wp_.size()) {}
+
+  void add(const PlanNode& node) {
+    if (!(node.scale_s < kInf)) return;  // survival 1 everywhere
+    if (node.shape == 1.0) {
+      const double* f = factors(node.scale_s);
+      double m[4] = {0, 0, 0, 0};
+      std::size_t q = 0;
+      for (; q + 4 <= live_; q += 4)
+        for (std::size_t j = 0; j < 4; ++j) m[j] += wp_[q + j] *= f[q + j];
+      for (; q < live_; ++q) m[0] += wp_[q] *= f[q];
+      mttf_ = (m[0] + m[1]) + (m[2] + m[3]);
+    } else {
+      weibull(node);
+      mttf_ = 0;
+      for (std::size_t q = 0; q < live_; ++q) mttf_ += wp_[q];
+    }
+    // A point whose term fell below kDead stays there for every larger k (no factor exceeds 1)
+    // and does not show in M: the dead points at the end of the grid are dropped.
+    while (live_ > 0 && wp_[live_ - 1] < kDead) --live_;
+  }
+
+  // M of the nodes added so far (0 before the first that can fail: then nothing asks).
+  double mttf() const { return mttf_; }
+
+ private:
+  static constexpr double kDead = 1e-300;
+  static constexpr double kSmall = 0x1p-20;
+
+  // A Weibull node's factors exp(-H(y)), H(y) = ((age + y) / eta)^beta - (age / eta)^beta (Eq.
+  // 5.2). Where (beta + 3) u <= 2^-16, u = y / age (most of the grid's points: it reaches far
+  // below any age), H = (age / eta)^beta ((1 + u)^beta - 1) by three terms of the binomial
+  // series (the rest below ((beta + 3) u)^3 / 24 < 2^-52 of H), without the cancellation of the
+  // difference of powers; exp(-H) by three terms of its series where H <= 2^-20 (the rest below
+  // H^3 / 6 < 2^-62).
+  void weibull(const PlanNode& node) {
+    const double beta = node.shape, at_age = node.at_age(), age = node.age_s;
+    const double series_to = age > 0 ? age * 0x1p-16 / (beta + 3) : 0;
+    const double c2 = (beta - 1) / 2, c3 = (beta - 2) / 3;
+    for (std::size_t q = 0; q < live_; ++q) {
+      const double y = grid_.y[q];
+      if (y <= series_to) {
+        const double u = y / age, h = at_age * beta * u * (1 + c2 * u * (1 + c3 * u));
+        wp_[q] *= h <= kSmall ? 1 - h * (1 - 0.5 * h) : std::exp(-h);
+      } else {
+        wp_[q] *= std::exp(-node.hazard(y, at_age));
+      }
+    }
+  }
+
+  const double* factors(double scale_s) {
+    for (const auto& [s, at] : scales_)
+      if (s == scale_s) return pool_.data() + at;
+    // Made for the points live now; live_ only falls, so they cover every later add.
+    const std::size_t at = pool_.size();
+    pool_.resize(at + live_);
+    for (std::size_t q = 0; q < live_; ++q) pool_[at + q] = std::exp(-(grid_.y[q] / scale_s));
+    scales_.emplace_back(scale_s, at);
+    return pool_.data() + at;
+  }
+
+  const reliability::SurvivalGrid& grid_;
+  std::vector<double> wp_;  // w_q R_sys(y_q)
+  std::size_t live_;
+  double mttf_ = 0;
+  std::vector<std::pair<double, std::size_t>> scales_;  // an exponential scale, its factors
+  std::vector<double> pool_;
+};
+
 // Fig. 6.6 over n nodes read one by one in order: node_at(i) for increasing i (it may produce
 // the order lazily; growth usually stops long before n).
 template <class NodeAt>
 int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup& speedup,
-         double recovery_s) {
+         double recovery_s, std::vector<double>* trace = nullptr) {
   FS_CHECK(n >= 1, "ra_opt_grow without nodes");
   // One quadrature grid for M = int R_sys (Eq. 4.12) of every k: from 2^-30 x the median of the
   // first node that can fail (a system of k nodes of shape >= 0.5 has a median >= k^-2 times
@@ -76,39 +153,38 @@ int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup&
   const PlanNode ref = node_at(lead);
   const double hi = reliability::median_of([&](double y) { return ref.hazard(y); });
   const reliability::SurvivalGrid grid = reliability::survival_grid(hi * std::ldexp(1.0, -30), hi);
-  std::vector<double> h(grid.y.size(), 0.0);
-  std::size_t live = h.size();  // points beyond: survival exp(-h) underflows (h grows in y, k)
-  // Adds a node's hazard at every live point (its Eq. 5.2 term at age computed once).
+  SurvivalProduct survival(grid);
+  // The system's hazard over T_c(k) (Eq. 4.10's exponent): the exponential nodes' rates summed
+  // once, the Weibull nodes' Eq. 5.2 terms at each k's own T_c(k).
+  double rate = 0;
+  std::vector<PlanNode> weibull;
+  std::vector<double> weibull_at_age;
   const auto add_node = [&](const PlanNode& node) {
-    if (!(node.scale_s < kInf)) return;  // hazard 0 everywhere
-    const double at_age = node.at_age();
-    for (std::size_t q = 0; q < live; ++q) {
-      h[q] += node.hazard(grid.y[q], at_age);
-      if (h[q] > 745) {
-        live = q + 1;
-        break;
-      }
+    survival.add(node);
+    if (!(node.scale_s < kInf)) return;
+    if (node.shape == 1.0) {
+      rate += 1.0 / node.scale_s;
+    } else {
+      weibull.push_back(node);
+      weibull_at_age.push_back(node.at_age());
     }
-  };
-  const auto mttf = [&] {
-    double m = 0;
-    for (std::size_t q = 0; q < live; ++q) m += grid.w[q] * std::exp(-h[q]);
-    return m;
   };
   const auto expected = [&](int k) {
     const double t = runtime_at(runtime_one_s, speedup, k);
-    double hz = 0;
-    for (int i = 0; i < k; ++i) hz += node_at(i).hazard(t);
-    return hz <= 0 ? t : eq_6_1(t, hz, mttf(), recovery_s);
+    double hz = t * rate;  // Eq. 5.3 summed
+    for (std::size_t i = 0; i < weibull.size(); ++i) hz += weibull[i].hazard(t, weibull_at_age[i]);
+    return hz <= 0 ? t : eq_6_1(t, hz, survival.mttf(), recovery_s);
   };
   // Fig. 6.6 lines 7-11: the most reliable node, then grow while E[T_c(k+1)] <= E[T_c(k)].
   add_node(node_at(0));
   int k = 1;
   double e = expected(1);
+  if (trace != nullptr) trace->push_back(e);
   while (k < n) {
     stop_point();  // the search is O(n^2) hazards: seconds on 10^4 nodes
     add_node(node_at(k));
     const double next = expected(k + 1);
+    if (trace != nullptr) trace->push_back(next);
     if (!(next <= e)) break;
     e = next;
     ++k;
@@ -119,11 +195,12 @@ int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup&
 }  // namespace
 
 int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
-                const workload::Speedup& speedup, double recovery_s) {
+                const workload::Speedup& speedup, double recovery_s,
+                std::vector<double>* expected) {
   return grow(
       static_cast<int>(nodes.size()),
       [&](int i) -> const PlanNode& { return nodes[static_cast<std::size_t>(i)]; }, runtime_one_s,
-      speedup, recovery_s);
+      speedup, recovery_s, expected);
 }
 
 RaOptSize::RaOptSize(reliability::OnlineOptions options, double recovery_s)

@@ -94,9 +94,13 @@ double expected_completion(std::span<const PlanNode> nodes, int k, double runtim
                            const workload::Speedup& speedup, double recovery_s);
 
 // Fig. 6.6: k = 1, grown while E[T_c(k + 1)] <= E[T_c(k)], k <= nodes.size(). `nodes` sorted by
-// ascending hazard over T_c(1). Incremental: M on one quadrature grid accumulated node by node.
+// ascending hazard over T_c(1). Incremental: M = sum_q w_q R_sys(y_q) on one quadrature grid
+// (reliability::survival_grid from 2^-30 to 1 x the median of the first node that can fail),
+// R_sys kept as the product of the nodes' survivals. If `expected` is given, E[T_c(k)] of each
+// k looked at (1, 2, ..., at most the k returned + 1) is appended to it.
 int ra_opt_grow(std::span<const PlanNode> nodes, double runtime_one_s,
-                const workload::Speedup& speedup, double recovery_s);
+                const workload::Speedup& speedup, double recovery_s,
+                std::vector<double>* expected = nullptr);
 
 class RaOptSize final : public SizeChooser {
  public:
