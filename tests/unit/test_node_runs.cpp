@@ -150,6 +150,16 @@ sim::SimConfig config(int nodes, int on_failure) {
   return cfg;
 }
 
+// One case run three ways agrees to the bit: each state's node time and every job's finish.
+void check_same_times(const Outcome& runs, const Outcome& single, const Outcome& recorded) {
+  for (int s = 0; s < sim::kNodeStates; ++s) {
+    CHECK(runs.node_time_s[s] == single.node_time_s[s]);
+    CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
+  }
+  CHECK(runs.finish_s == single.finish_s);
+  CHECK(runs.finish_s == recorded.finish_s);
+}
+
 }  // namespace
 
 TEST_CASE("node runs: a list splits into its long runs and the stretches between", "[engine]") {
@@ -210,13 +220,8 @@ TEST_CASE("node runs: long runs, single nodes and a recorder give the same node 
     policy::FirstFit ff2;
     const Outcome recorded = run(cfg, jobs, fails, ff2, true);
     REQUIRE(runs.m.job_failures > 0);
-    for (int s = 0; s < sim::kNodeStates; ++s) {
-      CHECK(runs.node_time_s[s] == single.node_time_s[s]);
-      CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
-    }
+    check_same_times(runs, single, recorded);
     CHECK(runs.m.utilization == single.m.utilization);
-    CHECK(runs.finish_s == single.finish_s);
-    CHECK(runs.finish_s == recorded.finish_s);
   }
 }
 
@@ -278,12 +283,7 @@ TEST_CASE("node runs: a job whose process moved gives back and releases its move
     const Outcome recorded = run(cfg, jobs, fails, ff2, true, s3.get());
     REQUIRE(runs.m.migrations > 0);
     REQUIRE(runs.m.job_failures > 0);
-    for (int s = 0; s < sim::kNodeStates; ++s) {
-      CHECK(runs.node_time_s[s] == single.node_time_s[s]);
-      CHECK(runs.node_time_s[s] == recorded.node_time_s[s]);
-    }
-    CHECK(runs.finish_s == single.finish_s);
-    CHECK(runs.finish_s == recorded.finish_s);
+    check_same_times(runs, single, recorded);
   }
 }
 
