@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs each for SECONDS
 # (default 60) on a seed corpus made of the repository's job files and test inputs. Exits
 # non-zero if any target finds a crash, leak, sanitizer report or timeout (the reproducer is
-# left in build-fuzz/findings/<target>/).
+# left in build-fuzz/findings/<target>/); a timeout whose input ends within 10 s when run again
+# alone is noted and not counted (the machine stopped the process, not the input).
 #   bash scripts/fuzz.sh [SECONDS]        FUZZ_JOBS=N runs N targets at once (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,25 @@ seed_corpus() {
   return 0
 }
 
+# stalled TARGET LOG SCRATCH: true if every finding of this run (the units LOG says it wrote) is
+# a timeout whose input, run again alone, ends within the same 10 s. A machine that stops a
+# process for seconds (a busy host of a virtual machine) trips the timeout on an input that takes
+# milliseconds; a slow input stays slow and still fails. Each such timeout is noted with its
+# time alone, and its file is kept.
+stalled() {
+  local t=$1 log=$2 scratch=$3 f t0 t1 units
+  mapfile -t units < <(sed -n 's/.*Test unit written to //p' "$log")
+  [ ${#units[@]} -gt 0 ] || return 1
+  for f in "${units[@]}"; do
+    case $(basename "$f") in timeout-*) ;; *) return 1 ;; esac
+    t0=$(date +%s.%N)
+    (cd "$scratch" && "$B/fuzz/$t" -timeout=10 -runs=1 "$f") >"$log.again" 2>&1 || return 1
+    t1=$(date +%s.%N)
+    echo "note - $t: the timeout on $(basename "$f") did not come back: alone it took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+  done
+  return 0
+}
+
 status=0
 mapfile -t targets < <(cd "$B/fuzz" && find . -maxdepth 1 -type f -executable -name 'fuzz_*' -printf '%f\n' | sort)
 for t in "${targets[@]}"; do
@@ -55,7 +75,8 @@ for t in "${targets[@]}"; do
   scratch=$(mktemp -d)
   (cd "$scratch" && "$B/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 \
      -max_len=8192 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus") >"$log" 2>&1 \
-     || { status=1; echo "FAIL - $t found a problem:"; grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -10; }
+     || { stalled "$t" "$log" "$scratch" && echo "ok - $t: no finding (a stall of the machine)" ||
+            { status=1; echo "FAIL - $t found a problem:"; grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -10; }; }
   rm -rf "$scratch"
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | tr '\n' ' '
   echo
