@@ -7,5 +7,5 @@ list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_fars_select.cpp
   unit/test_reliability_alloc.cpp
   unit/test_reliability_order.cpp
-  unit/test_ra_opt_quadrature.cpp
+  unit/test_ra_opt.cpp
 )
