@@ -17,6 +17,11 @@ inline Params make_params(std::initializer_list<std::pair<const char*, Value>> k
   return p;
 }
 
+// A string value (a bare "..." would convert to bool).
+inline Value str(const char* s) {
+  return Value(std::string(s));
+}
+
 // The InputError `f` throws, if any.
 template <class F>
 std::optional<InputError> thrown_error(F&& f) {

@@ -28,6 +28,7 @@
 #include "faultsweep/failures/trace.hpp"
 #include "faultsweep/failures/zhang.hpp"
 #include "faultsweep/models/model.hpp"
+#include "input_support.hpp"
 #include "stat_support.hpp"
 
 using faultsweep::Engine;
@@ -43,6 +44,9 @@ using namespace faultsweep::failures;
 // Counts heap allocations of the whole test program, to check that sources do not allocate
 // after construction (FailureSource::next runs in the simulator's hot loop). Array and nothrow
 // forms forward to these two by the standard library's defaults.
+using faultsweep::testing::make_params;
+using faultsweep::testing::str;
+
 namespace {
 
 using faultsweep::testing::ks_critical;
@@ -123,16 +127,6 @@ std::vector<double> inter_failure_times(const std::vector<FailureEvent>& ev) {
   double prev = 0;
   for (const auto& e : ev) x.push_back(e.time_s - prev), prev = e.time_s;
   return x;
-}
-
-Params table(std::initializer_list<std::pair<std::string, Value>> kv) {
-  Params p;
-  for (const auto& [k, v] : kv) p.set(k, v);
-  return p;
-}
-
-Value str(const char* s) {
-  return Value(std::string(s));
 }
 
 faultsweep::models::RunContext context(std::uint64_t replica = 0) {
@@ -346,22 +340,22 @@ TEST_CASE("Renewal: ties go to the lower node", "[failures]") {
 
 TEST_CASE("Sources do not allocate after construction", "[failures]") {
   const std::vector<Params> tables = {
-      table({{"process", str("renewal")},
-             {"dist", str("lognormal")},
-             {"mean", 5 * kDay},
-             {"sigma", 1.2},
-             {"downtime", 600.0},
-             {"downtime_dist", str("exponential")}}),
-      table({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
-      table({{"process", str("zhang")},
-             {"shape", 0.2},
-             {"scale", 18000.0},
-             {"W", std::int64_t{64}},
-             {"alpha", 0.99},
-             {"downtime", 120.0}}),
-      table({{"process", str("trace")},
-             {"file", str("lanl_small.csv")},
-             {"system", std::int64_t{20}}}),
+      make_params({{"process", str("renewal")},
+                   {"dist", str("lognormal")},
+                   {"mean", 5 * kDay},
+                   {"sigma", 1.2},
+                   {"downtime", 600.0},
+                   {"downtime_dist", str("exponential")}}),
+      make_params({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
+      make_params({{"process", str("zhang")},
+                   {"shape", 0.2},
+                   {"scale", 18000.0},
+                   {"W", std::int64_t{64}},
+                   {"alpha", 0.99},
+                   {"downtime", 120.0}}),
+      make_params({{"process", str("trace")},
+                   {"file", str("lanl_small.csv")},
+                   {"system", std::int64_t{20}}}),
   };
   for (const auto& t : tables) {
     const long at_start = g_allocations.load();
@@ -385,30 +379,30 @@ TEST_CASE("Sources do not allocate after construction", "[failures]") {
 
 TEST_CASE("Factory: same table, nodes and replica give the same events", "[failures]") {
   const std::vector<Params> tables = {
-      table({{"process", str("renewal")},
-             {"dist", str("weibull")},
-             {"shape", 0.7},
-             {"scale", 30 * kDay},
-             {"downtime", 3600.0}}),
-      table({{"process", str("renewal")},
-             {"dist", str("lognormal")},
-             {"mean", 5 * kDay},
-             {"sigma", 1.2},
-             {"downtime", 600.0},
-             {"downtime_dist", str("exponential")}}),
-      table({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
-      table({{"process", str("zhang")},
-             {"shape", 0.85},
-             {"scale", 18000.0},
-             {"W", std::int64_t{8}},
-             {"alpha", 0.99},
-             {"downtime", 120.0},
-             {"downtime_dist", str("lognormal")},
-             {"downtime_sigma", 1.0}}),
-      table({{"process", str("trace")},
-             {"file", str("lanl_small.csv")},
-             {"system", std::int64_t{20}},
-             {"node_offset", std::int64_t{5}}}),
+      make_params({{"process", str("renewal")},
+                   {"dist", str("weibull")},
+                   {"shape", 0.7},
+                   {"scale", 30 * kDay},
+                   {"downtime", 3600.0}}),
+      make_params({{"process", str("renewal")},
+                   {"dist", str("lognormal")},
+                   {"mean", 5 * kDay},
+                   {"sigma", 1.2},
+                   {"downtime", 600.0},
+                   {"downtime_dist", str("exponential")}}),
+      make_params({{"process", str("bathtub")}, {"mtbf", 14 * kDay}, {"downtime", 3600.0}}),
+      make_params({{"process", str("zhang")},
+                   {"shape", 0.85},
+                   {"scale", 18000.0},
+                   {"W", std::int64_t{8}},
+                   {"alpha", 0.99},
+                   {"downtime", 120.0},
+                   {"downtime_dist", str("lognormal")},
+                   {"downtime_sigma", 1.0}}),
+      make_params({{"process", str("trace")},
+                   {"file", str("lanl_small.csv")},
+                   {"system", std::int64_t{20}},
+                   {"node_offset", std::int64_t{5}}}),
   };
   for (const auto& t : tables) {
     INFO(t.canonical_text());
@@ -434,12 +428,12 @@ TEST_CASE("Factory: same table, nodes and replica give the same events", "[failu
 
 TEST_CASE("Factory: Zhang's streams are paired across W, alpha and downtime", "[failures]") {
   auto zhang = [](std::int64_t w, double alpha, double down) {
-    return table({{"process", str("zhang")},
-                  {"shape", 0.65},
-                  {"scale", 18000.0},
-                  {"W", w},
-                  {"alpha", alpha},
-                  {"downtime", down}});
+    return make_params({{"process", str("zhang")},
+                        {"shape", 0.65},
+                        {"scale", 18000.0},
+                        {"W", w},
+                        {"alpha", alpha},
+                        {"downtime", down}});
   };
   const auto base = take(*make_failure_source(zhang(2, 0.5, 120), 320, kInf, context()), 64);
   const auto down = take(*make_failure_source(zhang(2, 0.5, 3600), 320, kInf, context()), 64);
@@ -456,7 +450,7 @@ TEST_CASE("Factory: Zhang's streams are paired across W, alpha and downtime", "[
 }
 
 TEST_CASE("Factory: 'none' never fails; durations keys; bad input names the key", "[failures]") {
-  auto none = make_failure_source(table({{"process", str("none")}}), 8, kInf, context());
+  auto none = make_failure_source(make_params({{"process", str("none")}}), 8, kInf, context());
   CHECK(none->next().time_s == kInf);
   const auto& d = failure_duration_keys();
   for (const char* k : {"downtime", "mtbf", "scale", "mean", "value"})
@@ -470,80 +464,80 @@ TEST_CASE("Factory: 'none' never fails; durations keys; bad input names the key"
     }
     return "";
   };
-  CHECK(key_of(table({})).rfind("process |", 0) == 0);
-  CHECK(key_of(table({{"process", str("poisson")}})).rfind("process |", 0) == 0);
-  const std::string unknown = key_of(table({{"process", str("zhang")},
-                                            {"shape", 0.85},
-                                            {"scale", 18000.0},
-                                            {"downtime", 120.0},
-                                            {"window", std::int64_t{8}}}));
+  CHECK(key_of(make_params({})).rfind("process |", 0) == 0);
+  CHECK(key_of(make_params({{"process", str("poisson")}})).rfind("process |", 0) == 0);
+  const std::string unknown = key_of(make_params({{"process", str("zhang")},
+                                                  {"shape", 0.85},
+                                                  {"scale", 18000.0},
+                                                  {"downtime", 120.0},
+                                                  {"window", std::int64_t{8}}}));
   CHECK(unknown.rfind("window |", 0) == 0);
   CHECK(unknown.find("allowed keys: process, shape, scale, W, alpha, downtime") !=
         std::string::npos);
-  CHECK(key_of(table({{"process", str("zhang")},
-                      {"shape", -1.0},
-                      {"scale", 18000.0},
-                      {"downtime", 120.0}}))
+  CHECK(key_of(make_params({{"process", str("zhang")},
+                            {"shape", -1.0},
+                            {"scale", 18000.0},
+                            {"downtime", 120.0}}))
             .rfind("shape |", 0) == 0);
-  CHECK(key_of(table({{"process", str("zhang")},
-                      {"shape", 0.5},
-                      {"scale", 18000.0},
-                      {"W", std::int64_t{0}},
-                      {"downtime", 120.0}}))
+  CHECK(key_of(make_params({{"process", str("zhang")},
+                            {"shape", 0.5},
+                            {"scale", 18000.0},
+                            {"W", std::int64_t{0}},
+                            {"downtime", 120.0}}))
             .rfind("W |", 0) == 0);
-  CHECK(key_of(table({{"process", str("zhang")}, {"shape", 0.5}, {"scale", 18000.0}}))
+  CHECK(key_of(make_params({{"process", str("zhang")}, {"shape", 0.5}, {"scale", 18000.0}}))
             .rfind("downtime |", 0) == 0);
-  CHECK(key_of(table({{"process", str("bathtub")},
-                      {"mtbf", 1e6},
-                      {"downtime", 60.0},
-                      {"downtime_dist", str("gamma")}}))
+  CHECK(key_of(make_params({{"process", str("bathtub")},
+                            {"mtbf", 1e6},
+                            {"downtime", 60.0},
+                            {"downtime_dist", str("gamma")}}))
             .rfind("downtime_dist |", 0) == 0);
-  CHECK(key_of(table({{"process", str("bathtub")},
-                      {"mtbf", 1e6},
-                      {"downtime", 60.0},
-                      {"downtime_dist", str("lognormal")}}))
+  CHECK(key_of(make_params({{"process", str("bathtub")},
+                            {"mtbf", 1e6},
+                            {"downtime", 60.0},
+                            {"downtime_dist", str("lognormal")}}))
             .rfind("downtime_sigma |", 0) == 0);
-  CHECK(key_of(table({{"process", str("renewal")},
-                      {"dist", str("weibull")},
-                      {"shape", 0.7},
-                      {"downtime", 60.0}}))
+  CHECK(key_of(make_params({{"process", str("renewal")},
+                            {"dist", str("weibull")},
+                            {"shape", 0.7},
+                            {"downtime", 60.0}}))
             .rfind("scale |", 0) == 0);  // from Dist::from_params
-  CHECK(key_of(table({{"process", str("renewal")},
-                      {"dist", str("weibull")},
-                      {"shape", 0.7},
-                      {"scale", 1e5},
-                      {"sigma", 1.0},
-                      {"downtime", 60.0}}))
+  CHECK(key_of(make_params({{"process", str("renewal")},
+                            {"dist", str("weibull")},
+                            {"shape", 0.7},
+                            {"scale", 1e5},
+                            {"sigma", 1.0},
+                            {"downtime", 60.0}}))
             .rfind("sigma |", 0) == 0);
-  CHECK(key_of(table({{"process", str("trace")}, {"file", str("lanl_small.csv")}}))
+  CHECK(key_of(make_params({{"process", str("trace")}, {"file", str("lanl_small.csv")}}))
             .rfind("system |", 0) == 0);
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"file", str("lanl_small.csv")},
-                      {"system", std::int64_t{20}},
-                      {"cause", str("Hardware, Gremlins")}}))
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"file", str("lanl_small.csv")},
+                            {"system", std::int64_t{20}},
+                            {"cause", str("Hardware, Gremlins")}}))
             .rfind("cause |", 0) == 0);
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"file", str("lanl_small.csv")},
-                      {"system", std::int64_t{20}},
-                      {"start", str("soon")}}))
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"file", str("lanl_small.csv")},
+                            {"system", std::int64_t{20}},
+                            {"start", str("soon")}}))
             .rfind("start |", 0) == 0);
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"file", str("lanl_small.csv")},
-                      {"system", std::int64_t{99}}}))
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"file", str("lanl_small.csv")},
+                            {"system", std::int64_t{99}}}))
             .rfind("file |", 0) == 0);  // no record of system 99
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"file", str("lanl_small.csv")},
-                      {"system", std::int64_t{20}}}),
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"file", str("lanl_small.csv")},
+                            {"system", std::int64_t{20}}}),
                2)
             .rfind("file |", 0) == 0);  // 3 trace nodes do not fit a 2-node machine
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"format", str("csv")},
-                      {"file", str("trace_small.csv")},
-                      {"system", std::int64_t{20}}}))
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"format", str("csv")},
+                            {"file", str("trace_small.csv")},
+                            {"system", std::int64_t{20}}}))
             .rfind("system |", 0) == 0);  // csv traces take no system
-  CHECK(key_of(table({{"process", str("trace")},
-                      {"format", str("csv")},
-                      {"file", str("trace_small.csv")}})) == "");
+  CHECK(key_of(make_params({{"process", str("trace")},
+                            {"format", str("csv")},
+                            {"file", str("trace_small.csv")}})) == "");
 }
 
 // ---------------------------------------------------------------------------------------------
