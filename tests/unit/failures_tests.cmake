@@ -1,6 +1,7 @@
 # Unit tests of the failures area (explicit list).
 list(APPEND FAULTSWEEP_UNIT_TESTS
   unit/test_failures.cpp
+  unit/test_failure_factory.cpp
   unit/test_node_history.cpp
   unit/test_zipf.cpp
   unit/test_lanl.cpp
