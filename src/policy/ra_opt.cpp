@@ -97,6 +97,7 @@ class SurvivalProduct {
  private:
   static constexpr double kDead = 1e-300;
   static constexpr double kSmall = 0x1p-20;
+  static constexpr std::size_t kScales = 64;
 
   // A Weibull node's factors exp(-H(y)), H(y) = ((age + y) / eta)^beta - (age / eta)^beta (Eq.
   // 5.2). Where (beta + 3) u <= 2^-16, u = y / age (most of the grid's points: it reaches far
@@ -119,15 +120,25 @@ class SurvivalProduct {
     }
   }
 
+  // An exponential scale's factors, made for the points live now (live_ only falls, so they
+  // cover every later add). The refits give a few scales, one per failure count; past kScales
+  // of them (a caller's own nodes may each have one) a scale's factors are made for its node
+  // alone, so what is kept stays bounded.
   const double* factors(double scale_s) {
     for (const auto& [s, at] : scales_)
       if (s == scale_s) return pool_.data() + at;
-    // Made for the points live now; live_ only falls, so they cover every later add.
-    const std::size_t at = pool_.size();
-    pool_.resize(at + live_);
-    for (std::size_t q = 0; q < live_; ++q) pool_[at + q] = std::exp(-(grid_.y[q] / scale_s));
-    scales_.emplace_back(scale_s, at);
-    return pool_.data() + at;
+    double* out = nullptr;
+    if (scales_.size() < kScales) {
+      const std::size_t at = pool_.size();
+      pool_.resize(at + live_);
+      scales_.emplace_back(scale_s, at);
+      out = pool_.data() + at;
+    } else {
+      once_.resize(live_);
+      out = once_.data();
+    }
+    for (std::size_t q = 0; q < live_; ++q) out[q] = std::exp(-(grid_.y[q] / scale_s));
+    return out;
   }
 
   const reliability::SurvivalGrid& grid_;
@@ -136,6 +147,7 @@ class SurvivalProduct {
   double mttf_ = 0;
   std::vector<std::pair<double, std::size_t>> scales_;  // an exponential scale, its factors
   std::vector<double> pool_;
+  std::vector<double> once_;  // the factors of a scale past kScales
 };
 
 // Fig. 6.6 over n nodes read one by one in order: node_at(i) for increasing i (it may produce

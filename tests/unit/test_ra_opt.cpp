@@ -135,3 +135,23 @@ TEST_CASE("RA-Opt: E[T_c(k)] node by node = the grid's quadrature from scratch a
   CHECK(values > 200);
   WARN("largest relative difference " << worst << " over " << values << " values of E");
 }
+
+TEST_CASE(
+    "RA-Opt: E[T_c(k)] with a hundred exponential scales (past those it keeps) = from scratch",
+    "[reliability_alloc]") {
+  // Very reliable nodes, each of its own scale, and a job that speeds up almost linearly:
+  // Fig. 6.6 grows k through all of them.
+  std::vector<policy::PlanNode> nodes;
+  for (int i = 0; i < 100; ++i) nodes.push_back({1.0, 2e9 / (1 + 0.01 * i), 0});
+  nodes.push_back({1.5, 4e8, 1e6});  // and one Weibull node last
+  const double one_s = 1e5;
+  const workload::Speedup speedup{0.001};
+  std::vector<double> e;
+  const int k = policy::ra_opt_grow(nodes, one_s, speedup, 600, &e);
+  REQUIRE(k > 90);
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    INFO("k " << i + 1);
+    const double want = reference(nodes, static_cast<int>(i) + 1, one_s, speedup, 600);
+    CHECK(std::abs(e[i] - want) <= 1e-12 * want);
+  }
+}
