@@ -71,24 +71,24 @@ class SurvivalProduct {
   explicit SurvivalProduct(const reliability::SurvivalGrid& grid)
       : grid_(grid), wp_(grid.w), live_(wp_.size()) {}
 
-  void add(const PlanNode& node) {
-    if (!(node.scale_s < kInf)) return;  // survival 1 everywhere
-    if (node.shape == 1.0) {
-      const double* f = factors(node.scale_s);
-      double m[4] = {0, 0, 0, 0};
-      std::size_t q = 0;
-      for (; q + 4 <= live_; q += 4)
-        for (std::size_t j = 0; j < 4; ++j) m[j] += wp_[q + j] *= f[q + j];
-      for (; q < live_; ++q) m[0] += wp_[q] *= f[q];
-      mttf_ = (m[0] + m[1]) + (m[2] + m[3]);
-    } else {
-      weibull(node);
-      mttf_ = 0;
-      for (std::size_t q = 0; q < live_; ++q) mttf_ += wp_[q];
-    }
-    // A point whose term fell below kDead stays there for every larger k (no factor exceeds 1)
-    // and does not show in M: the dead points at the end of the grid are dropped.
-    while (live_ > 0 && wp_[live_ - 1] < kDead) --live_;
+  // An exponential node of this scale (Eq. 5.3).
+  void add_exponential(double scale_s) {
+    const double* f = factors(scale_s);
+    double m[4] = {0, 0, 0, 0};
+    std::size_t q = 0;
+    for (; q + 4 <= live_; q += 4)
+      for (std::size_t j = 0; j < 4; ++j) m[j] += wp_[q + j] *= f[q + j];
+    for (; q < live_; ++q) m[0] += wp_[q] *= f[q];
+    mttf_ = (m[0] + m[1]) + (m[2] + m[3]);
+    drop_dead();
+  }
+
+  // A Weibull node (Eq. 5.2), given its at_age().
+  void add_weibull(const PlanNode& node, double at_age) {
+    weibull(node, at_age);
+    mttf_ = 0;
+    for (std::size_t q = 0; q < live_; ++q) mttf_ += wp_[q];
+    drop_dead();
   }
 
   // M of the nodes added so far (0 before the first that can fail: then nothing asks).
@@ -99,14 +99,20 @@ class SurvivalProduct {
   static constexpr double kSmall = 0x1p-20;
   static constexpr std::size_t kScales = 64;
 
+  // A point whose term fell below kDead stays there for every larger k (no factor exceeds 1)
+  // and does not show in M: the dead points at the end of the grid are dropped.
+  void drop_dead() {
+    while (live_ > 0 && wp_[live_ - 1] < kDead) --live_;
+  }
+
   // A Weibull node's factors exp(-H(y)), H(y) = ((age + y) / eta)^beta - (age / eta)^beta (Eq.
   // 5.2). Where (beta + 3) u <= 2^-16, u = y / age (most of the grid's points: it reaches far
   // below any age), H = (age / eta)^beta ((1 + u)^beta - 1) by three terms of the binomial
   // series (the rest below ((beta + 3) u)^3 / 24 < 2^-52 of H), without the cancellation of the
   // difference of powers; exp(-H) by three terms of its series where H <= 2^-20 (the rest below
   // H^3 / 6 < 2^-62).
-  void weibull(const PlanNode& node) {
-    const double beta = node.shape, at_age = node.at_age(), age = node.age_s;
+  void weibull(const PlanNode& node, double at_age) {
+    const double beta = node.shape, age = node.age_s;
     const double series_to = age > 0 ? age * 0x1p-16 / (beta + 3) : 0;
     const double c2 = (beta - 1) / 2, c3 = (beta - 2) / 3;
     for (std::size_t q = 0; q < live_; ++q) {
@@ -169,22 +175,21 @@ int grow(int n, NodeAt&& node_at, double runtime_one_s, const workload::Speedup&
   // The system's hazard over T_c(k) (Eq. 4.10's exponent): the exponential nodes' rates summed
   // once, the Weibull nodes' Eq. 5.2 terms at each k's own T_c(k).
   double rate = 0;
-  std::vector<PlanNode> weibull;
-  std::vector<double> weibull_at_age;
+  std::vector<std::pair<PlanNode, double>> weibull;  // a Weibull node, its at_age()
   const auto add_node = [&](const PlanNode& node) {
-    survival.add(node);
-    if (!(node.scale_s < kInf)) return;
+    if (!(node.scale_s < kInf)) return;  // never fails: survival 1, hazard 0
     if (node.shape == 1.0) {
+      survival.add_exponential(node.scale_s);
       rate += 1.0 / node.scale_s;
     } else {
-      weibull.push_back(node);
-      weibull_at_age.push_back(node.at_age());
+      weibull.emplace_back(node, node.at_age());
+      survival.add_weibull(node, weibull.back().second);
     }
   };
   const auto expected = [&](int k) {
     const double t = runtime_at(runtime_one_s, speedup, k);
     double hz = t * rate;  // Eq. 5.3 summed
-    for (std::size_t i = 0; i < weibull.size(); ++i) hz += weibull[i].hazard(t, weibull_at_age[i]);
+    for (const auto& [node, at_age] : weibull) hz += node.hazard(t, at_age);
     return hz <= 0 ? t : eq_6_1(t, hz, survival.mttf(), recovery_s);
   };
   // Fig. 6.6 lines 7-11: the most reliable node, then grow while E[T_c(k+1)] <= E[T_c(k)].
