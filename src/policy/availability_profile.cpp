@@ -4,10 +4,6 @@
 
 namespace faultsweep::policy {
 
-namespace {
-constexpr std::size_t kBlock = 8;  // steps tested at once by the scans (branch-free)
-}  // namespace
-
 void AvailabilityProfile::reset(double t0_s, std::int32_t nodes) {
   time_s_.assign(1, t0_s);
   free_.assign(1, nodes);
@@ -80,49 +76,28 @@ double AvailabilityProfile::earliest(double from_s, std::int32_t nodes, double w
   return earliest_before(from_s, nodes, wall_s, kNever, kNever);
 }
 
-// The first step from m on that has fewer than `nodes` free (Below) or at least `nodes`
-// (!Below), or that starts at or after limit_s; the number of steps if none. Whole blocks
-// with neither are skipped on the free counts alone (the test vectorises) and the block's
-// last start.
-template <bool Below>
-std::size_t AvailabilityProfile::scan(std::size_t m, std::int32_t nodes, double limit_s) const {
-  const std::size_t n = time_s_.size();
-  const std::int32_t* f = free_.data();
-  for (; m + kBlock <= n; m += kBlock) {
-    int hit = 0;
-    for (std::size_t k = 0; k < kBlock; ++k)
-      hit |= static_cast<int>(Below ? f[m + k] < nodes : f[m + k] >= nodes);
-    if (hit != 0 || time_s_[m + kBlock - 1] >= limit_s) break;
-  }
-  for (; m < n; ++m)
-    if ((Below ? f[m] < nodes : f[m] >= nodes) || time_s_[m] >= limit_s) return m;
-  return n;
-}
-
-// Alternates between looking for a step with enough nodes (a start) and for the next step
-// without (the end of the start's run), each a scan over the steps.
+// One pass over the steps from from_s on, keeping the start of the run of steps with `nodes`
+// free that the pass is in (infinity outside one). A step that starts where the run's job would
+// end (the sum as written) or reach held_s, where the job's own slot takes over, ends the search
+// with that run's start; outside a run, a step at or after starts_before_s ends it with none.
+// One loop for both: the profile often changes around the job's size from step to step, and
+// the two scans per run this replaced (to a step with the nodes, then to one without) each
+// stopped after two or three steps.
 double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, double wall_s,
                                             double held_s, double starts_before_s) const {
   if (!(from_s < starts_before_s)) return kNever;
   const std::size_t n = time_s_.size();
   // From the profile's first step (the common case: a search from now) without a search.
   std::size_t m = n > 1 && time_s_[1] <= from_s ? step_of(from_s, 1) : 0;
-  double start_s = from_s;
-  if (free_[m] < nodes) {
-    m = scan<false>(m + 1, nodes, starts_before_s);
-    if (m == n || time_s_[m] >= starts_before_s) return kNever;
-    start_s = time_s_[m];
+  const double* t = time_s_.data();
+  const std::int32_t* f = free_.data();
+  double run_s = f[m] >= nodes ? from_s : kNever;
+  for (std::size_t k = m + 1; k < n; ++k) {
+    const double end_s = run_s == kNever ? starts_before_s : std::min(held_s, run_s + wall_s);
+    if (t[k] >= end_s) return run_s;
+    run_s = f[k] >= nodes ? std::min(run_s, t[k]) : kNever;  // a run keeps its start
   }
-  for (;;) {
-    // In a run from start_s: it holds the job if it lasts until its end (the sum as written)
-    // or until held_s, where the job's own slot takes over.
-    const double end_s = std::min(held_s, start_s + wall_s);
-    const std::size_t e = scan<true>(m + 1, nodes, end_s);
-    if (e == n || time_s_[e] >= end_s) return start_s;  // the last step lasts forever
-    m = scan<false>(e + 1, nodes, starts_before_s);
-    if (m == n || time_s_[m] >= starts_before_s) return kNever;
-    start_s = time_s_[m];
-  }
+  return run_s;  // the last step lasts forever
 }
 
 }  // namespace faultsweep::policy

@@ -48,8 +48,6 @@ class AvailabilityProfile {
  private:
   std::size_t split_at(double t_s, std::size_t first);
   std::size_t step_of(double t_s, std::size_t first) const;
-  template <bool Below>
-  std::size_t scan(std::size_t m, std::int32_t nodes, double limit_s) const;
 
   std::vector<double> time_s_;      // the breakpoints, increasing
   std::vector<std::int32_t> free_;  // free_[k]: nodes free from time_s_[k] to time_s_[k + 1]
