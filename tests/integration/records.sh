@@ -72,6 +72,8 @@ kill_and_resume() {
   else
     fail "$name: the run finished before the kill: make the tasks longer"
   fi
+  check "$name: a recorded task was journaled with its records before the kill" \
+    wait_for_records "$out.journal" 1 0 "" "$out.records.journal"
   [ "${2:-}" = drop ] && rm -f "$out.records.journal"
   run_fs "$name.resume" run "$WORK/job.toml" --out "$out" --resume -q
   expect_rc "$name: resume after kill -9" 0 "$name.resume"
