@@ -150,6 +150,18 @@ session_alive() {
   ps -o pid=,stat= -s "$1" 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }' || true
 }
 
+# session_gone SID SECONDS: true once no process of the session is running; false if some still
+# are after SECONDS (a loaded machine can take a while to end processes killed -9).
+session_gone() {
+  local t=0
+  while [ -n "$(session_alive "$1")" ]; do
+    [ $t -ge $(($2 * 20)) ] && return 1
+    sleep 0.05
+    t=$((t + 1))
+  done
+  return 0
+}
+
 # wait_rc PID: waits for a background process and sets RC to its exit status.
 wait_rc() {
   RC=0

@@ -22,9 +22,8 @@ kill_run() {
   wait_for_records "$out.journal" "$want" 120 "$pid" || st=$?
   kill_session "$pid"
   wait_rc "$pid" 2>/dev/null
-  sleep 0.2
-  if [ -n "$(session_alive "$pid")" ]; then
-    fail "$label: processes of the killed run are still alive"
+  if ! session_gone "$pid" 5; then
+    fail "$label: processes of the killed run are still alive 5 s after the kill"
     kill_session "$pid"
   fi
   case $st in
