@@ -46,7 +46,8 @@ one_kill() {
     kill_session "$sid"
     return
   fi
-  local delay t_kill t_last records lost pids
+  local delay t_seen t_kill t_last records lost pids
+  t_seen=$(date +%s.%N)
   delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.3 + r % 400 / 1000 }')
   sleep "$delay"
   pids=$(session_alive "$sid")
@@ -64,8 +65,10 @@ one_kill() {
   # + 0.02 s: tasks a worker finished up to one report interval (kReportIntervalS) before the
   # last write may have been waiting in its next report.
   lost=$(awk -v a="$t_kill" -v b="$t_last" 'BEGIN { printf "%.3f", a - b + 0.02 }')
-  printf '%s: %d tasks journaled on %d rank(s), killed %s s after %d were seen; last journal write %s s before the kill\n' \
-    "$name" "$records" "$np" "$delay" "$RECORDS" "$lost"
+  printf '%s: %d tasks journaled on %d rank(s), killed %.3f s (%s s meant) after %d were seen;' \
+    "$name" "$records" "$np" "$(awk -v a="$t_kill" -v b="$t_seen" 'BEGIN { print a - b }')" \
+    "$delay" "$RECORDS"
+  printf ' last journal write %s s before the kill\n' "$lost"
   if awk -v l="$lost" -v b="$BOUND_S" -v s="$SLACK_S" 'BEGIN { exit !(l <= b + s) }'; then
     pass "$name: work lost $lost s <= ${BOUND_S} s (+ ${SLACK_S} s slack)"
   else
