@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers of the integration tests; sourced by each script after `set -euo pipefail`.
 #
 # Environment (set by tests/CMakeLists.txt):
@@ -149,6 +150,18 @@ session_alive() {
   ps -o pid=,stat= -s "$1" 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }' || true
 }
 
+# session_gone SID SECONDS: true once no process of the session is running; false if some still
+# are after SECONDS (a loaded machine can take a while to end processes killed -9).
+session_gone() {
+  local t=0
+  while [ -n "$(session_alive "$1")" ]; do
+    [ $t -ge $(($2 * 20)) ] && return 1
+    sleep 0.05
+    t=$((t + 1))
+  done
+  return 0
+}
+
 # wait_rc PID: waits for a background process and sets RC to its exit status.
 wait_rc() {
   RC=0
@@ -164,6 +177,132 @@ sleep_until_exists() {
     [ $t -ge $((limit * 20)) ] && return 1
   done
   return 0
+}
+
+# fs_journal_py count FILE | wait FILE R SECONDS [PID [ALSO]]: the journal reader of the tests
+# that kill a run at a point of its progress. FILE is a result journal (OUT.journal, in any of
+# its layouts, sweep/journal.hpp: FSJOURNAL1, 2 with a slice, 3 with a slice and the results
+# version; fixed-size records of u64 task, one f64 per metric, u32 CRC-32) or a records journal
+# (OUT.records.journal, sweep/record_store.hpp: u64 task, u64 length, the bytes, u32 CRC-32).
+# Only records whose CRC matches count. `wait` reads what was appended since its last look,
+# every 0.02 s, in one process (the records journal of a recorded run grows by megabytes).
+fs_journal_py() {
+  /usr/bin/python3 - "$@" <<'PY'
+import struct, sys, time, zlib
+
+RESULTS = {b"FSJOURNAL1\n": 2, b"FSJOURNAL2\n": 3, b"FSJOURNAL3\n": 3}  # strings in the header
+RECORDS = b"FSRECORDS-JOURNAL1\n"
+
+
+def crc(b):
+    return zlib.crc32(b) & 0xFFFFFFFF
+
+
+class Journal:
+    def __init__(self, path):
+        self.path, self.pos, self.rec, self.tasks = path, None, None, set()
+
+    def header(self, d):  # False while the header is not all written
+        if RECORDS.startswith(d[:len(RECORDS)]) and len(d) < len(RECORDS) + 4:
+            return False
+        if d.startswith(RECORDS):
+            if struct.unpack_from("<I", d, len(RECORDS))[0] != crc(RECORDS):
+                sys.exit(f"{self.path}: the records journal's header is damaged")
+            self.pos = len(RECORDS) + 4
+            return True
+        if len(d) < 11:
+            return False
+        if d[:11] not in RESULTS:
+            sys.exit(f"{self.path}: not a faultsweep journal")
+        pos = 11
+        for _ in range(RESULTS[d[:11]]):
+            if len(d) < pos + 8:
+                return False
+            pos += 8 + struct.unpack_from("<Q", d, pos)[0]
+        pos += 4 if d[:11] == b"FSJOURNAL3\n" else 0  # the results version
+        if len(d) < pos + 8:
+            return False
+        metrics, stored = struct.unpack_from("<II", d, pos)
+        if stored != crc(d[:pos + 4]):
+            sys.exit(f"{self.path}: the journal's header is damaged")
+        self.pos, self.rec = pos + 8, 8 + 8 * metrics + 4
+        return True
+
+    def poll(self):  # the tasks of the intact records so far
+        try:
+            f = open(self.path, "rb")
+        except FileNotFoundError:
+            return self.tasks
+        with f:
+            if self.pos is None and not self.header(f.read()):
+                return self.tasks
+            f.seek(self.pos)
+            d = f.read()
+        at = 0
+        if self.rec:
+            while at + self.rec <= len(d):
+                end = at + self.rec - 4
+                if crc(d[at:end]) == struct.unpack_from("<I", d, end)[0]:
+                    self.tasks.add(struct.unpack_from("<Q", d, at)[0])
+                at += self.rec
+        else:  # a damaged record ends what the run would resume from, as it ends the count
+            view = memoryview(d)
+            while len(d) - at >= 20:
+                task, n = struct.unpack_from("<QQ", d, at)
+                if n > len(d) - at - 20 or crc(view[at:at + 16 + n]) != struct.unpack_from(
+                        "<I", d, at + 16 + n)[0]:
+                    break
+                self.tasks.add(task)
+                at += 20 + n
+        self.pos += at
+        return self.tasks
+
+
+def alive(pid):  # a zombie has ended
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+if sys.argv[1] == "count":
+    print(len(Journal(sys.argv[2]).poll()))
+    sys.exit(0)
+path, want, limit = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+pid = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else 0
+journal = Journal(path)
+also = Journal(sys.argv[6]) if len(sys.argv) > 6 else None
+end = time.monotonic() + limit
+while True:
+    ended = pid and not alive(pid)  # before the look: what it wrote before ending is seen
+    tasks = journal.poll() & also.poll() if also else journal.poll()
+    if len(tasks) >= want:
+        code = 0
+    elif ended:
+        code = 2
+    elif time.monotonic() > end:
+        code = 1
+    else:
+        time.sleep(0.02)
+        continue
+    print(len(tasks))
+    sys.exit(code)
+PY
+}
+
+# journal_records FILE: the number of intact records in FILE (fs_journal_py says which files).
+journal_records() { fs_journal_py count "$1"; }
+
+# wait_for_records FILE R SECONDS [PID [ALSO]]: waits until FILE holds R intact records (with
+# ALSO, a records journal: R tasks journaled in both, i.e. with their records) and returns 0;
+# returns 2 as soon as PID has ended short of that (a run that completes removes its journals),
+# 1 after SECONDS. Sets RECORDS to the count seen last.
+wait_for_records() {
+  local rc=0
+  # shellcheck disable=SC2034  # used by the scripts that source this file
+  RECORDS=$(fs_journal_py wait "$@") || rc=$?
+  return "$rc"
 }
 
 # caught PID [SIG]: true once PID has a handler for SIG (default 10, SIGUSR1): a program that

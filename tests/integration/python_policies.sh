@@ -68,10 +68,15 @@ sed 's/^import numpy as np/import time\nimport numpy as np/; s/^\(        free =
   "$WORK/cool.py" >"$WORK/cool_slow.py"
 sed 's/cool.py"/cool_slow.py"/' "$WORK/cool.toml" >"$WORK/cool_slow.toml"
 start_group cool-k "$FS" run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q
-for _ in $(seq 1 100); do [ -s "$WORK/cool-k.h5.journal" ] && break; sleep 0.05; done
-sleep 0.5
+st=0
+wait_for_records "$WORK/cool-k.h5.journal" 8 60 "$BG_PID" || st=$?  # of the 80 tasks
 kill_session "$BG_PID"
 wait_rc "$BG_PID"
+case $st in
+  0) pass "killed -9 once $RECORDS of the 80 tasks were journaled (>= 8)" ;;
+  2) fail "the run ended before 8 tasks were journaled: make the policy slower" ;;
+  *) fail "$RECORDS tasks journaled after 60 s, fewer than 8" ;;
+esac
 check "killed -9 mid-run (journal left, no results file)" \
   bash -c "test -f '$WORK/cool-k.h5.journal' && ! test -f '$WORK/cool-k.h5'"
 run_fs cool-r run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q --resume
@@ -246,11 +251,14 @@ refused ckpt_undeclared False '[fp.Checkpoint(int(j)) for j in view.running]' \
   'Checkpoint\([0-9]+\): the class does not declare checkpoints_jobs = True'
 
 section "SIGTERM while Python code runs stops the run (exit 75)"
-printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' >"$WORK/slow.py"
+# The policy leaves a mark on its first call: the run is then past its start (handlers in place)
+# and in Python code most of the time.
+printf 'import time\nimport numpy as np\nimport faultsweep_policy as fp\nclass Slow(fp.Allocator):\n    def allocate(self, view, count):\n        open("%s", "a").close()\n        time.sleep(0.01)\n        return np.flatnonzero(view.free)[:count]\n' \
+  "$WORK/slow.mark" >"$WORK/slow.py"
 sed -e 's|cool.py", class = "CoolNodes"|slow.py", class = "Slow"|' -e '/^\[axes\]/,$d' \
   "$WORK/cool.toml" >"$WORK/slow.toml"
 start_group slow "$FS" run "$WORK/slow.toml" --out "$WORK/slow.h5" -q
-sleep 2
+sleep_until_exists "$WORK/slow.mark" 60 || fail "the Python allocator was not called within 60 s"
 kill -TERM "$BG_PID"
 t0=$(date +%s%N)
 wait_rc "$BG_PID"

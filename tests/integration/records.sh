@@ -41,24 +41,39 @@ groups=$(h5ls -r "$WORK/ref.h5" | grep -c '^/records/point_[0-9]*/replica_[0-9]*
 check "6 recorded tasks (2 points x 3 replicas): $groups" test "$groups" -eq 6
 check "no records journal left after a complete run" test ! -e "$WORK/ref.h5.records.journal"
 
-# kill_and_resume NAME [drop]: kills a run -9 once its side journal holds a record, then
-# resumes it (after deleting the side journal with `drop`: the tasks whose records are lost
+# wait_recorded NAME OUT PID: waits until a recorded task is in both journals of OUT, its result
+# in OUT.journal and its records in OUT.records.journal (synced first, sweep/coordinator.cpp):
+# the kill then lands mid-run with records to resume from, or to lose with `drop`. False, said,
+# when the run ended first (a whole run takes well under a second here).
+wait_recorded() {
+  local st=0
+  wait_for_records "$2.journal" 1 60 "$3" "$2.records.journal" || st=$?
+  [ $st -eq 0 ] && return 0
+  if [ $st -eq 2 ]; then
+    fail "$1: the run ended before a recorded task was journaled"
+  else
+    fail "$1: no recorded task journaled within 60 s"
+  fi
+  return 1
+}
+
+# kill_and_resume NAME [drop]: kills a run -9 once a recorded task is journaled with its records,
+# then resumes it (after deleting the side journal with `drop`: the tasks whose records are lost
 # run again).
 kill_and_resume() {
   local name=$1 out="$WORK/$1.h5" sid
   start_group "$name" "$FS" run "$WORK/job.toml" --out "$out" -q
   sid=$BG_PID
-  for _ in $(seq 1 600); do  # the side journal starts with a 23-byte header
-    [ "$(stat -c %s "$out.records.journal" 2>/dev/null || echo 0)" -gt 23 ] && break
-    sleep 0.01
-  done
+  wait_recorded "$name" "$out" "$sid" || true
   kill_session "$sid"
   wait "$sid" 2>/dev/null || true
-  if [ -e "$out.journal" ]; then
-    pass "$name: killed mid-run (journal left behind)"
+  if [ -e "$out.journal" ] && [ ! -e "$out" ]; then
+    pass "$name: killed mid-run, $(journal_records "$out.journal") of 18 tasks journaled"
   else
     fail "$name: the run finished before the kill: make the tasks longer"
   fi
+  check "$name: a recorded task was journaled with its records before the kill" \
+    wait_for_records "$out.journal" 1 0 "" "$out.records.journal"
   [ "${2:-}" = drop ] && rm -f "$out.records.journal"
   run_fs "$name.resume" run "$WORK/job.toml" --out "$out" --resume -q
   expect_rc "$name: resume after kill -9" 0 "$name.resume"
@@ -73,10 +88,7 @@ section "SIGTERM, then resume from the partial results file alone"
 out="$WORK/termed.h5"
 start_group termed "$FS" run "$WORK/job.toml" --out "$out" -q
 sid=$BG_PID
-for _ in $(seq 1 600); do
-  [ "$(stat -c %s "$out.records.journal" 2>/dev/null || echo 0)" -gt 23 ] && break
-  sleep 0.01
-done
+wait_recorded termed "$out" "$sid" || true
 kill -TERM "$sid" 2>/dev/null || true
 wait_rc "$sid"
 if [ "$RC" -eq 75 ] && [ -e "$out" ]; then

@@ -11,50 +11,36 @@ run_mpi ref 2 run "$JOB" --out "$WORK/ref.h5" -q
 expect_rc "reference run" 0 ref
 [ -f "$WORK/ref.h5" ] || { fail "no reference output"; finish; }
 
-# kill_run LABEL DELAY [JOBFILE]: starts the job under mpirun -np 2 in a session of its own,
-# waits until its journal exists plus DELAY seconds, then kill -9s mpirun and every rank at once.
-# On a loaded machine this shell's own sleep can run seconds long and the sweep end first: that
-# attempt shows nothing about resuming, so it is said and made again, up to 3 times.
+# kill_run LABEL TASKS [JOBFILE]: starts the job under mpirun -np 2 in a session of its own,
+# waits until its journal holds TASKS of the job's 640 tasks, then kill -9s mpirun and every rank
+# at once: the kill lands at a known stage of the sweep however slow the machine.
 kill_run() {
-  local label=$1 delay=$2 job=${3:-$JOB}
-  local out="$WORK/$label.h5" started born seen killed pid attempt
-  for attempt in 1 2 3; do
-    rm -f "$out" "$out.journal"
-    started=$(date +%s.%N)
-    start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
-    pid=$BG_PID
-    if ! sleep_until_exists "$out.journal" 30; then
-      fail "$label: no journal appeared within 30 s"
-      sed 's/^/    | /' "$WORK/$label.err" | tail -10
-    fi
-    seen=$(date +%s.%N)
-    born=$(stat -c %.9W "$out.journal" 2>/dev/null || true)
-    sleep "$delay"
-    killed=$(date +%s.%N)
+  local label=$1 want=$2 job=${3:-$JOB} out="$WORK/$1.h5" pid st=0
+  rm -f "$out" "$out.journal"
+  start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
+  pid=$BG_PID
+  wait_for_records "$out.journal" "$want" 120 "$pid" || st=$?
+  kill_session "$pid"
+  wait_rc "$pid" 2>/dev/null
+  if ! session_gone "$pid" 5; then
+    fail "$label: processes of the killed run are still alive 5 s after the kill"
     kill_session "$pid"
-    wait_rc "$pid" 2>/dev/null
-    sleep 0.2
-    if [ -n "$(session_alive "$pid")" ]; then
-      fail "$label: processes of the killed run are still alive"
-      kill_session "$pid"
-    fi
-    [ -e "$out" ] || break
-    echo "# $label, attempt $attempt: the sweep finished before the kill (started $started," \
-      "journal created $born, seen $seen, kill at $killed, output created" \
-      "$(stat -c %.9W "$out" 2>/dev/null)); again"
-  done
-  if [ -e "$out" ]; then
-    fail "$label: the sweep finished before the kill at $delay s, 3 times (make the job slower)"
-  else
-    pass "$label: killed with -9 at $delay s after the journal appeared; no output file yet"
   fi
+  case $st in
+    0) pass "$label: killed with -9 once $RECORDS tasks (>= $want) were journaled" ;;
+    2) fail "$label: the run ended (exit $RC) before $want tasks were journaled ($RECORDS)" ;;
+    *) fail "$label: $RECORDS tasks journaled after 120 s, fewer than $want" ;;
+  esac
+  [ $st -eq 0 ] || sed 's/^/    | /' "$WORK/$label.err" | tail -10
+  check "$label: no output file yet (the sweep was killed mid-run)" test ! -e "$out"
   check "$label: the journal survives the kill" test -s "$out.journal"
 }
 
-# resume_and_compare LABEL NP: resumes $WORK/LABEL.h5 on NP ranks (1: without mpirun) and
-# compares with the reference. The rank count of the resume need not match the killed run's.
+# resume_and_compare LABEL NP TASKS: resumes $WORK/LABEL.h5 on NP ranks (1: without mpirun),
+# which must find at least the TASKS journaled before the kill, and compares with the reference.
+# The rank count of the resume need not match the killed run's.
 resume_and_compare() {
-  local label=$1 np=$2 out="$WORK/$1.h5"
+  local label=$1 np=$2 want=$3 out="$WORK/$1.h5"
   if [ "$np" -eq 1 ]; then
     run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
   else
@@ -63,8 +49,10 @@ resume_and_compare() {
   expect_rc "$label: --resume on $np rank(s)" 0 "$label.resume"
   local tasks
   tasks=$(sed -n 's/.*resuming from .*: \([0-9]*\) finished tasks.*/\1/p' "$WORK/$label.resume.err")
-  if [ -n "$tasks" ]; then
-    pass "$label: resumed with ${tasks} of 640 tasks already finished"
+  if [ -n "$tasks" ] && [ "$tasks" -ge "$want" ]; then
+    pass "$label: resumed with ${tasks} of 640 tasks already finished (>= $want)"
+  elif [ -n "$tasks" ]; then
+    fail "$label: resumed with ${tasks} tasks finished, fewer than the $want journaled"
   else
     fail "$label: --resume did not say how many tasks it found"
     sed 's/^/    | /' "$WORK/$label.resume.err" | tail -5
@@ -74,27 +62,28 @@ resume_and_compare() {
   check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
 }
 
-for moment in 0.4:2 1.0:3 1.8:1; do
-  delay=${moment%:*}
+# 1/20, 1/10 and 1/5 of the sweep.
+for moment in 32:2 64:3 128:1; do
+  tasks=${moment%:*}
   np=${moment#*:}
-  section "kill -9 at $delay s on 2 ranks, then --resume on $np"
-  kill_run "kill_$delay" "$delay"
-  resume_and_compare "kill_$delay" "$np"
+  section "kill -9 after $tasks tasks on 2 ranks, then --resume on $np"
+  kill_run "kill_$tasks" "$tasks"
+  resume_and_compare "kill_$tasks" "$np" "$tasks"
 done
 
 section "resume a finished sweep twice"
-cp "$WORK/kill_1.0.h5" "$WORK/before_again.h5"
-run_mpi again 2 run "$JOB" --out "$WORK/kill_1.0.h5" --resume -q
+cp "$WORK/kill_64.h5" "$WORK/before_again.h5"
+run_mpi again 2 run "$JOB" --out "$WORK/kill_64.h5" --resume -q
 expect_rc "second --resume of a complete file" 0 again
 check "it says the file is already complete" grep -q "already complete" "$WORK/again.err"
-check "the complete file is left byte-for-byte as it was" cmp -s "$WORK/kill_1.0.h5" \
+check "the complete file is left byte-for-byte as it was" cmp -s "$WORK/kill_64.h5" \
   "$WORK/before_again.h5"
-run_fs again1 run "$JOB" --out "$WORK/kill_1.0.h5" --resume -q
+run_fs again1 run "$JOB" --out "$WORK/kill_64.h5" --resume -q
 expect_rc "and once more on 1 rank" 0 again1
 
 section "resume with a changed job is refused"
 cp "$JOB" "$WORK/job.toml"
-kill_run changed 0.6 "$WORK/job.toml"
+kill_run changed 40 "$WORK/job.toml"
 cp "$WORK/changed.h5.journal" "$WORK/changed.journal.before"
 sed 's/^sd = 1.5$/sd = 2.5/' "$JOB" >"$WORK/job.toml"
 run_mpi changed_sd 2 run "$WORK/job.toml" --out "$WORK/changed.h5" --resume -q
@@ -122,7 +111,7 @@ expect_rc "--resume after only a comment changed" 0 changed_ok
   "$WORK/ref.h5" "$WORK/changed.h5"
 
 section "a torn journal still resumes"
-kill_run torn 1.0
+kill_run torn 64
 printf 'torn\x01\x02\x03\x04' >>"$WORK/torn.h5.journal"
 run_mpi torn.resume 2 run "$JOB" --out "$WORK/torn.h5" --resume -q
 expect_rc "--resume with 9 garbage bytes at the end of the journal" 0 torn.resume

@@ -104,7 +104,8 @@ wait_for() { # wait_for FILE SECONDS
 }
 
 # stopped_case NAME MODE WHEN: Slurm's USR1 reaches the batch shell when WHEN ("start": the
-# stand-in mpirun has just started; "run": the sweep's journal exists); the job must resubmit.
+# stand-in mpirun has just started; "run": the sweep's journal holds 2 of its 64 tasks); the job
+# must resubmit.
 stopped_case() {
   local name=$1 mode=$2 when=$3 rc=0
   section "$name: FAKE_MPIRUN=$mode, SIGUSR1 at $when"
@@ -114,8 +115,8 @@ stopped_case() {
   if [ "$when" = start ]; then
     wait_for "$WORK/mpirun.started" 30 || fail "$name: the stand-in mpirun did not start"
   else
-    wait_for "$WORK/run/$name.h5.journal" 60 || fail "$name: the sweep did not start"
-    sleep 0.5
+    wait_for_records "$WORK/run/$name.h5.journal" 2 60 "$JOB_PID" ||
+      fail "$name: the sweep did not journal 2 tasks (saw $RECORDS) while the job ran"
   fi
   kill -USR1 "$JOB_PID"
   wait "$JOB_PID" || rc=$?
@@ -158,8 +159,7 @@ array=$(awk '$2 == "array" {print $1}' "$WORK/logs/sliced/jobids")
 (cd "$WORK/run" || exit
   "$FS" run sweep.toml --slice 0/2 --out sliced.slice-0-of-2.h5 -q &
   pid=$!
-  wait_for sliced.slice-0-of-2.h5.journal 60
-  sleep 1
+  wait_for_records sliced.slice-0-of-2.h5.journal 2 60 $pid || true
   kill -TERM $pid
   wait $pid) >/dev/null 2>&1 || true
 check "slice 0 left a partial file and its journal" test -e "$WORK/run/sliced.slice-0-of-2.h5.journal"
