@@ -84,7 +84,8 @@ kill -USR1 "$BG_PID"
 wait_rc "$BG_PID"
 expect_rc "SIGUSR1 to mpirun exits 75" 75 usr1
 check "usr1: the message names signal 10" grep -q "interrupted by signal 10" "$WORK/usr1.err"
-check "usr1: no rank is left running" test -z "$(session_alive "$BG_PID")"
+# A rank may still be ending when mpirun has: only one still running seconds later is left.
+check "usr1: no rank is left running (within 5 s of the exit)" session_gone "$BG_PID" 5
 check_partial usr1
 resume_check usr1 2
 

@@ -77,7 +77,8 @@ storm() {
     fail "$label: $n signals from the start: exit $RC, expected 75 or 0 (never a signal)"
     tail -3 "$WORK/$label.err" | sed 's/^/    | /'
   fi
-  check "$label: no rank left running" test -z "$(session_alive "$BG_PID")"
+  # A rank may still be ending when mpirun has: only one still running seconds later is left.
+  check "$label: no rank left running (within 5 s of the exit)" session_gone "$BG_PID" 5
 }
 
 section "1 rank: SIGUSR1 every millisecond from the moment it runs faultsweep"
