@@ -94,15 +94,6 @@ job() {
   JOB_PID=$BG_PID
 }
 
-wait_for() { # wait_for FILE SECONDS
-  local end=$((SECONDS + $2))
-  while [ $SECONDS -le $end ]; do
-    [ -e "$1" ] && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
 # stopped_case NAME MODE WHEN: Slurm's USR1 reaches the batch shell when WHEN ("start": the
 # stand-in mpirun has just started; "run": the sweep's journal holds 2 of its 64 tasks); the job
 # must resubmit.
@@ -113,7 +104,7 @@ stopped_case() {
   : >"$WORK/sbatch.log"
   job "$name" FAKE_MPIRUN="$mode" FS_ATTEMPT=0
   if [ "$when" = start ]; then
-    wait_for "$WORK/mpirun.started" 30 || fail "$name: the stand-in mpirun did not start"
+    sleep_until_exists "$WORK/mpirun.started" 30 || fail "$name: the stand-in mpirun did not start"
   else
     wait_for_records "$WORK/run/$name.h5.journal" 2 60 "$JOB_PID" ||
       fail "$name: the sweep did not journal 2 tasks (saw $RECORDS) while the job ran"
