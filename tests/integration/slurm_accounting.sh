@@ -33,7 +33,10 @@ export TZ=UTC
 # several sizes run side by side and queue behind each other.
 SLURM_ACCOUNTING=1
 SLURM_NODE_LINE="NodeName=$SLURM_HOST CPUs=16 RealMemory=4000"
-SLURM_CONF_EXTRA="SlurmdParameters=config_overrides"
+# The main scheduling loop every 2 s (Slurm's default is 60 s): a job that waited through the drain
+# must not wait for the next loop after the resume when no submission or job end starts it.
+SLURM_CONF_EXTRA="SlurmdParameters=config_overrides
+SchedulerParameters=sched_interval=2"
 # The node stays down until the test resumes it, not until slurmd next answers a ping.
 SLURM_RETURN_TO_SERVICE=0
 t_begin=$(date +%s)
@@ -179,7 +182,7 @@ record_outage DRAIN maintenance "$d1" "$d2"
 section "phase 4: $(date -u +%T) one job running and one waiting at the dump"
 sub running_at_dump RUNNING 1 10 "" "sleep 600"
 sub pending_at_dump PENDING 16 5 "" "sleep 5"
-wait_until 60 "only the jobs meant to stay are left" \
+wait_until 120 "only the jobs meant to stay are left" \
   running_only "pending_at_dump running_at_dump " || true
 
 section "the dumps against the record"
