@@ -69,7 +69,7 @@ sed 's/^import numpy as np/import time\nimport numpy as np/; s/^\(        free =
 sed 's/cool.py"/cool_slow.py"/' "$WORK/cool.toml" >"$WORK/cool_slow.toml"
 start_group cool-k "$FS" run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q
 st=0
-wait_for_records "$WORK/cool-k.h5.journal" 8 60 "$BG_PID" || st=$?  # of the 80 tasks
+signal_at_records KILL "$WORK/cool-k.h5.journal" 8 60 "$BG_PID" || st=$?  # of the 80 tasks
 kill_session "$BG_PID"
 wait_rc "$BG_PID"
 case $st in
