@@ -179,16 +179,17 @@ sleep_until_exists() {
   return 0
 }
 
-# fs_journal_py count FILE | wait FILE R SECONDS [PID [ALSO]]: the journal reader of the tests
-# that kill a run at a point of its progress. FILE is a result journal (OUT.journal, in any of
-# its layouts, sweep/journal.hpp: FSJOURNAL1, 2 with a slice, 3 with a slice and the results
-# version; fixed-size records of u64 task, one f64 per metric, u32 CRC-32) or a records journal
-# (OUT.records.journal, sweep/record_store.hpp: u64 task, u64 length, the bytes, u32 CRC-32).
-# Only records whose CRC matches count. `wait` reads what was appended since its last look,
-# every 0.02 s, in one process (the records journal of a recorded run grows by megabytes).
+# fs_journal_py count FILE | wait FILE R SECONDS [PID [ALSO]] | signal SIG FILE R ...: the
+# journal reader of the tests that kill a run at a point of its progress. FILE is a result
+# journal (OUT.journal, in any of its layouts, sweep/journal.hpp: FSJOURNAL1, 2 with a slice, 3
+# with a slice and the results version; fixed-size records of u64 task, one f64 per metric, u32
+# CRC-32) or a records journal (OUT.records.journal, sweep/record_store.hpp: u64 task, u64
+# length, the bytes, u32 CRC-32). Only records whose CRC matches count. `wait` and `signal` read
+# what was appended since their last look, every 0.02 s, in one process (the records journal of
+# a recorded run grows by megabytes).
 fs_journal_py() {
   /usr/bin/python3 - "$@" <<'PY'
-import struct, sys, time, zlib
+import os, signal, struct, sys, time, zlib
 
 RESULTS = {b"FSJOURNAL1\n": 2, b"FSJOURNAL2\n": 3, b"FSJOURNAL3\n": 3}  # strings in the header
 RECORDS = b"FSRECORDS-JOURNAL1\n"
@@ -266,19 +267,44 @@ def alive(pid):  # a zombie has ended
         return False
 
 
+def session(sid):  # its live processes
+    pids = []
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                state, _, _, sess = f.read().rsplit(")", 1)[1].split()[:4]
+        except (OSError, ValueError):
+            continue
+        if int(sess) == sid and state not in "ZX":
+            pids.append(int(d))
+    return pids
+
+
+def send(name, pid):  # KILL: the whole session, as kill_session does
+    sig = getattr(signal, "SIG" + name)
+    for p in session(pid) + [pid] if sig == signal.SIGKILL else [pid]:
+        try:
+            os.kill(p, sig)
+        except ProcessLookupError:
+            pass
+
+
 if sys.argv[1] == "count":
     print(len(Journal(sys.argv[2]).poll()))
     sys.exit(0)
-path, want, limit = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-pid = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else 0
+args = sys.argv[3:] if sys.argv[1] == "signal" else sys.argv[2:]
+path, want, limit = args[0], int(args[1]), float(args[2])
+pid = int(args[3]) if len(args) > 3 and args[3] else 0
 journal = Journal(path)
-also = Journal(sys.argv[6]) if len(sys.argv) > 6 else None
+also = Journal(args[4]) if len(args) > 4 else None
 end = time.monotonic() + limit
 while True:
     ended = pid and not alive(pid)  # before the look: what it wrote before ending is seen
     tasks = journal.poll() & also.poll() if also else journal.poll()
     if len(tasks) >= want:
         code = 0
+        if sys.argv[1] == "signal" and not ended:
+            send(sys.argv[2], pid)
     elif ended:
         code = 2
     elif time.monotonic() > end:
@@ -302,6 +328,17 @@ wait_for_records() {
   local rc=0
   # shellcheck disable=SC2034  # used by the scripts that source this file
   RECORDS=$(fs_journal_py wait "$@") || rc=$?
+  return "$rc"
+}
+
+# signal_at_records SIG FILE R SECONDS PID [ALSO]: wait_for_records, which also sends SIG (KILL,
+# TERM, USR1...) to PID the moment it sees the R records: no latency of this shell's between the
+# two. KILL goes to every process of PID's session, as kill_session's does (call that too, for
+# processes started meanwhile).
+signal_at_records() {
+  local rc=0
+  # shellcheck disable=SC2034  # used by the scripts that source this file
+  RECORDS=$(fs_journal_py signal "$@") || rc=$?
   return "$rc"
 }
 

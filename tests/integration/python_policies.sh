@@ -69,7 +69,7 @@ sed 's/^import numpy as np/import time\nimport numpy as np/; s/^\(        free =
 sed 's/cool.py"/cool_slow.py"/' "$WORK/cool.toml" >"$WORK/cool_slow.toml"
 start_group cool-k "$FS" run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q
 st=0
-wait_for_records "$WORK/cool-k.h5.journal" 8 60 "$BG_PID" || st=$?  # of the 80 tasks
+signal_at_records KILL "$WORK/cool-k.h5.journal" 8 60 "$BG_PID" || st=$?  # of the 80 tasks
 kill_session "$BG_PID"
 wait_rc "$BG_PID"
 case $st in
@@ -81,6 +81,8 @@ check "killed -9 mid-run (journal left, no results file)" \
   bash -c "test -f '$WORK/cool-k.h5.journal' && ! test -f '$WORK/cool-k.h5'"
 run_fs cool-r run "$WORK/cool_slow.toml" --out "$WORK/cool-k.h5" -q --resume
 expect_rc "--resume after kill -9" 0 cool-r
+n=$(sed -n 's/.*resuming from .*: \([0-9]*\) finished tasks.*/\1/p' "$WORK/cool-r.err")
+check "the resume found the tasks journaled before the kill (${n:-none} >= 8)" test "${n:-0}" -ge 8
 same_results "resumed = uninterrupted" "$WORK/cool-1.h5" "$WORK/cool-k.h5"
 check "the source and its SHA-256 are stored with the job" \
   bash -c "h5dump -a /job_file '$WORK/cool-1.h5' | grep -q 'policy source cool.py sha256 $(sha256sum "$WORK/cool.py" | cut -c1-64)'"

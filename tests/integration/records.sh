@@ -41,20 +41,18 @@ groups=$(h5ls -r "$WORK/ref.h5" | grep -c '^/records/point_[0-9]*/replica_[0-9]*
 check "6 recorded tasks (2 points x 3 replicas): $groups" test "$groups" -eq 6
 check "no records journal left after a complete run" test ! -e "$WORK/ref.h5.records.journal"
 
-# wait_recorded NAME OUT PID: waits until a recorded task is in both journals of OUT, its result
-# in OUT.journal and its records in OUT.records.journal (synced first, sweep/coordinator.cpp):
-# the kill then lands mid-run with records to resume from, or to lose with `drop`. False, said,
-# when the run ended first (a whole run takes well under a second here).
-wait_recorded() {
+# signal_recorded SIG NAME OUT PID: sends SIG to the run the moment a recorded task is in both
+# journals of OUT, its result in OUT.journal and its records in OUT.records.journal (synced
+# first, sweep/coordinator.cpp): the kill then lands mid-run with records to resume from, or to
+# lose with `drop`. A whole run takes well under a second here, half of it after that moment.
+signal_recorded() {
   local st=0
-  wait_for_records "$2.journal" 1 60 "$3" "$2.records.journal" || st=$?
-  [ $st -eq 0 ] && return 0
+  signal_at_records "$1" "$3.journal" 1 60 "$4" "$3.records.journal" || st=$?
   if [ $st -eq 2 ]; then
-    fail "$1: the run ended before a recorded task was journaled"
-  else
-    fail "$1: no recorded task journaled within 60 s"
+    fail "$2: the run ended before a recorded task was journaled"
+  elif [ $st -ne 0 ]; then
+    fail "$2: no recorded task journaled within 60 s"
   fi
-  return 1
 }
 
 # kill_and_resume NAME [drop]: kills a run -9 once a recorded task is journaled with its records,
@@ -64,7 +62,7 @@ kill_and_resume() {
   local name=$1 out="$WORK/$1.h5" sid
   start_group "$name" "$FS" run "$WORK/job.toml" --out "$out" -q
   sid=$BG_PID
-  wait_recorded "$name" "$out" "$sid" || true
+  signal_recorded KILL "$name" "$out" "$sid"
   kill_session "$sid"
   wait "$sid" 2>/dev/null || true
   if [ -e "$out.journal" ] && [ ! -e "$out" ]; then
@@ -88,8 +86,7 @@ section "SIGTERM, then resume from the partial results file alone"
 out="$WORK/termed.h5"
 start_group termed "$FS" run "$WORK/job.toml" --out "$out" -q
 sid=$BG_PID
-wait_recorded termed "$out" "$sid" || true
-kill -TERM "$sid" 2>/dev/null || true
+signal_recorded TERM termed "$out" "$sid"
 wait_rc "$sid"
 if [ "$RC" -eq 75 ] && [ -e "$out" ]; then
   pass "stopped by SIGTERM with a partial file (exit 75)"

@@ -11,21 +11,29 @@ run_mpi ref 2 run "$JOB" --out "$WORK/ref.h5" -q
 expect_rc "reference run" 0 ref
 [ -f "$WORK/ref.h5" ] || { fail "no reference output"; finish; }
 
-# kill_run LABEL TASKS [JOBFILE]: starts the job under mpirun -np 2 in a session of its own,
-# waits until its journal holds TASKS of the job's 640 tasks, then kill -9s mpirun and every rank
-# at once: the kill lands at a known stage of the sweep however slow the machine.
+# kill_run LABEL TASKS [JOBFILE]: starts the job under mpirun -np 2 in a session of its own and
+# kill -9s mpirun and every rank at once the moment its journal holds TASKS of the job's 640
+# tasks: the kill lands at a known stage of the sweep however slow the machine. The sweep ends
+# first only if the watcher itself stalls for seconds (seen once with the machine overloaded:
+# 472 tasks at the kill meant for 128); that attempt shows nothing about resuming, so it is said
+# and made once more.
 kill_run() {
-  local label=$1 want=$2 job=${3:-$JOB} out="$WORK/$1.h5" pid st=0
-  rm -f "$out" "$out.journal"
-  start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
-  pid=$BG_PID
-  wait_for_records "$out.journal" "$want" 120 "$pid" || st=$?
-  kill_session "$pid"
-  wait_rc "$pid" 2>/dev/null
-  if ! session_gone "$pid" 5; then
-    fail "$label: processes of the killed run are still alive 5 s after the kill"
+  local label=$1 want=$2 job=${3:-$JOB} out="$WORK/$1.h5" pid st attempt
+  for attempt in 1 2; do
+    rm -f "$out" "$out.journal"
+    start_group "$label" "${MPIRUN[@]}" -np 2 "$FS" run "$job" --out "$out" -q
+    pid=$BG_PID
+    st=0
+    signal_at_records KILL "$out.journal" "$want" 120 "$pid" || st=$?
     kill_session "$pid"
-  fi
+    wait_rc "$pid" 2>/dev/null
+    if ! session_gone "$pid" 5; then
+      fail "$label: processes of the killed run are still alive 5 s after the kill"
+      kill_session "$pid"
+    fi
+    if [ "$attempt" -eq 2 ] || [ ! -e "$out" ]; then break; fi
+    echo "# $label: the sweep finished before the kill ($RECORDS tasks seen); once more"
+  done
   case $st in
     0) pass "$label: killed with -9 once $RECORDS tasks (>= $want) were journaled" ;;
     2) fail "$label: the run ended (exit $RC) before $want tasks were journaled ($RECORDS)" ;;
