@@ -1,6 +1,11 @@
 #include "faultsweep/policy/availability_profile.hpp"
 
 #include <algorithm>
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace faultsweep::policy {
 
@@ -76,27 +81,77 @@ double AvailabilityProfile::earliest(double from_s, std::int32_t nodes, double w
   return earliest_before(from_s, nodes, wall_s, kNever, kNever);
 }
 
-// One pass over the steps from from_s on, keeping the start of the run of steps with `nodes`
-// free that the pass is in (infinity outside one). A step that starts where the run's job would
-// end (the sum as written) or reach held_s, where the job's own slot takes over, ends the search
-// with that run's start; outside a run, a step at or after starts_before_s ends it with none.
-// One loop for both, not a scan to each run's start and another to its end: the profile often
-// changes around the job's size from step to step (a search crosses ~11 runs of a few steps
-// each on a busy machine), and a scan that stops after two or three steps costs more to set up
-// than it saves.
+namespace {
+
+// Bit j set if f[j] >= nodes, for j < count (<= 64): sixteen steps a compare-and-pack with SSE2,
+// the rest one at a time.
+std::uint64_t fit_mask(const std::int32_t* f, std::size_t count, std::int32_t nodes) {
+  std::uint64_t mask = 0;
+  std::size_t j = 0;
+#if defined(__SSE2__)
+  const __m128i below = _mm_set1_epi32(nodes - 1);
+  for (; j + 16 <= count; j += 16) {
+    const auto* v = reinterpret_cast<const __m128i*>(f + j);
+    const __m128i a = _mm_packs_epi32(_mm_cmpgt_epi32(_mm_loadu_si128(v), below),
+                                      _mm_cmpgt_epi32(_mm_loadu_si128(v + 1), below));
+    const __m128i b = _mm_packs_epi32(_mm_cmpgt_epi32(_mm_loadu_si128(v + 2), below),
+                                      _mm_cmpgt_epi32(_mm_loadu_si128(v + 3), below));
+    mask |= static_cast<std::uint64_t>(
+                static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(a, b))))
+            << j;
+  }
+#endif
+  for (; j < count; ++j) mask |= static_cast<std::uint64_t>(f[j] >= nodes) << j;
+  return mask;
+}
+
+}  // namespace
+
+// The steps from from_s on, in blocks: a mask of those with `nodes` free, and from it the
+// runs of such steps, each checked at its end only. A run that reaches where its job would end
+// (its start + wall_s, the sum as written) or held_s, where the job's own slot takes over, ends
+// the search with its start; outside a run, a step at or after starts_before_s ends it with
+// none. The steps between a run's ends are not visited one by one: a search on a busy machine
+// crosses ~11 runs over ~60 steps, and a walk step by step waits on each step's comparison.
 double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, double wall_s,
                                             double held_s, double starts_before_s) const {
   if (!(from_s < starts_before_s)) return kNever;
   const std::size_t n = time_s_.size();
   // From the profile's first step (the common case: a search from now) without a search.
-  std::size_t m = n > 1 && time_s_[1] <= from_s ? step_of(from_s, 1) : 0;
+  const std::size_t m = n > 1 && time_s_[1] <= from_s ? step_of(from_s, 1) : 0;
   const double* t = time_s_.data();
   const std::int32_t* f = free_.data();
   double run_s = f[m] >= nodes ? from_s : kNever;
-  for (std::size_t k = m + 1; k < n; ++k) {
-    const double end_s = run_s == kNever ? starts_before_s : std::min(held_s, run_s + wall_s);
-    if (t[k] >= end_s) return run_s;
-    run_s = f[k] >= nodes ? std::min(run_s, t[k]) : kNever;  // a run keeps its start
+  // 16 steps first (most searches on a quiet machine end within them), then 64 at a time.
+  for (std::size_t k = m + 1, count = 0; k < n; k += count) {
+    count = std::min<std::size_t>(k == m + 1 ? 16 : 64, n - k);
+    const std::uint64_t all = count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+    const std::uint64_t fit = fit_mask(f + k, count, nodes);
+    std::uint64_t from = all;  // the block's steps not yet passed
+    while (true) {
+      if (run_s == kNever) {
+        const std::uint64_t next = fit & from;
+        if (next == 0) {
+          if (t[k + count - 1] >= starts_before_s) return kNever;
+          break;
+        }
+        const int b = std::countr_zero(next);
+        if (t[k + b] >= starts_before_s) return kNever;
+        run_s = t[k + b];
+        from = all & (~std::uint64_t{1} << b);
+      } else {
+        const double end_s = std::min(held_s, run_s + wall_s);
+        const std::uint64_t gap = ~fit & from;
+        if (gap == 0) {
+          if (t[k + count - 1] >= end_s) return run_s;
+          break;
+        }
+        const int e = std::countr_zero(gap);
+        if (t[k + e] >= end_s) return run_s;
+        run_s = kNever;
+        from = all & (~std::uint64_t{1} << e);
+      }
+    }
   }
   return run_s;  // the last step lasts forever
 }
