@@ -30,7 +30,10 @@ std::size_t AvailabilityProfile::step_of(double t_s, std::size_t first) const {
 
 // The index of the step that starts at t, splitting the step that holds t if needed.
 std::size_t AvailabilityProfile::split_at(double t_s, std::size_t first) {
-  const std::size_t k = step_of(t_s, first);
+  const std::size_t g = found_;  // a guess, used only if it holds t
+  const bool hit = g >= first && g < time_s_.size() && time_s_[g] <= t_s &&
+                   (g + 1 == time_s_.size() || t_s < time_s_[g + 1]);
+  const std::size_t k = hit ? g : step_of(t_s, first);
   if (time_s_[k] == t_s) return k;
   time_s_.insert(time_s_.begin() + static_cast<std::ptrdiff_t>(k + 1), t_s);
   free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(k + 1), free_[k]);
@@ -122,6 +125,7 @@ double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, d
   const double* t = time_s_.data();
   const std::int32_t* f = free_.data();
   double run_s = f[m] >= nodes ? from_s : kNever;
+  std::size_t run_k = m;  // the step run_s is in
   // 16 steps first (most searches on a quiet machine end within them), then 64 at a time.
   for (std::size_t k = m + 1, count = 0; k < n; k += count) {
     count = std::min<std::size_t>(k == m + 1 ? 16 : 64, n - k);
@@ -138,22 +142,23 @@ double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, d
         const int b = std::countr_zero(next);
         if (t[k + b] >= starts_before_s) return kNever;
         run_s = t[k + b];
+        run_k = k + b;
         from = all & (~std::uint64_t{1} << b);
       } else {
         const double end_s = std::min(held_s, run_s + wall_s);
         const std::uint64_t gap = ~fit & from;
         if (gap == 0) {
-          if (t[k + count - 1] >= end_s) return run_s;
+          if (t[k + count - 1] >= end_s) return found(run_k, run_s);
           break;
         }
         const int e = std::countr_zero(gap);
-        if (t[k + e] >= end_s) return run_s;
+        if (t[k + e] >= end_s) return found(run_k, run_s);
         run_s = kNever;
         from = all & (~std::uint64_t{1} << e);
       }
     }
   }
-  return run_s;  // the last step lasts forever
+  return run_s == kNever ? kNever : found(run_k, run_s);  // the last step lasts forever
 }
 
 }  // namespace faultsweep::policy

@@ -49,8 +49,15 @@ class AvailabilityProfile {
   std::size_t split_at(double t_s, std::size_t first);
   std::size_t step_of(double t_s, std::size_t first) const;
 
+  // A search's answer, remembered as the step it is in: the add that takes its slot starts there.
+  double found(std::size_t step, double t_s) const {
+    found_ = step;
+    return t_s;
+  }
+
   std::vector<double> time_s_;      // the breakpoints, increasing
   std::vector<std::int32_t> free_;  // free_[k]: nodes free from time_s_[k] to time_s_[k + 1]
+  mutable std::size_t found_ = 0;   // the step of the last search's answer (split_at's guess)
 };
 
 }  // namespace faultsweep::policy
