@@ -4,8 +4,9 @@
 // add() never merges breakpoints (equal neighbouring steps answer every query as one step
 // would); forget_before() drops those and reset() drops them all. The vectors keep their capacity:
 // no allocation once grown. A balanced tree (a treap with lazy range add and subtree min / max) was
-// measured slower on real logs, whose profiles hold tens to a few thousand steps: the searches walk
-// the steps between now and a reservation either way, and contiguous steps walk faster.
+// measured slower on real logs, whose profiles hold tens to a few thousand steps: the searches read
+// the steps between now and a reservation either way, and contiguous counts are compared sixteen
+// at a time.
 #include <cstdint>
 #include <limits>
 #include <vector>
