@@ -48,7 +48,7 @@ check_partial() {
   if [ -n "$ndone" ] && [ "$ndone" -lt 60 ] && [ "$ndone" -ge "$RECORDS" ]; then
     pass "$label: $ndone of 60 tasks done before the stop (>= the $RECORDS seen at the signal)"
   else
-    fail "$label: expected $RECORDS to 59 tasks done, inspect says '${ndone}'"
+    fail "$label: expected $RECORDS (seen at the signal) to 59 tasks done, inspect says '${ndone}'"
   fi
   check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
 }
