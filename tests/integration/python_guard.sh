@@ -55,13 +55,14 @@ TOML
 section "a policy call that loops is cut by a stop signal (exit 75, resume identical)"
 run_fs ref run "$WORK/spin.toml" --out "$WORK/ref.h5" -q
 expect_rc "reference run" 0 ref
-# spin_stop LABEL NP SIG TARGET: a run whose first allocate() spins for 10 minutes; once it spins,
-# SIG goes to TARGET (proc: the process, mpirun); the run must end with exit 75 well before the
-# spin would (within 10 s: a cut that does not work leaves it spinning) and resume to the
-# reference's results. The aim is 2 s on an idle machine; a slower stop is reported, not failed:
-# under the suite's load on 2 cores a two-rank stop through mpirun has taken 2.4 s.
+# spin_stop LABEL NP SIG: a run on NP ranks whose first allocate() spins for 10 minutes; once it
+# spins, SIG goes to the process (to mpirun, which forwards it, on more ranks); the run must end
+# with exit 75 well before the spin would (within 10 s: a cut that does not work leaves it
+# spinning) and resume to the reference's results. The aim is 2 s on an idle machine; a slower
+# stop is reported, not failed: under the suite's load on 2 cores a two-rank stop through mpirun
+# has taken 2.4 s.
 spin_stop() {
-  local label=$1 np=$2 sig=$3 target=$4 t0 ms i
+  local label=$1 np=$2 sig=$3 t0 ms
   rm -f "$WORK/$label.mark"
   if [ "$np" -eq 1 ]; then
     FS_TEST_SPIN=600 FS_TEST_MARK="$WORK/$label.mark" \
@@ -71,12 +72,18 @@ spin_stop() {
       start_group "$label" "${MPIRUN[@]}" -x FS_TEST_SPIN -x FS_TEST_MARK -np "$np" "$FS" run \
       "$WORK/spin.toml" --out "$WORK/$label.h5" -q
   fi
-  sleep_until_exists "$WORK/$label.mark" 60 || true
-  sleep 0.2
+  # The mark is written inside the watched allocate() call, which then spins for 10 minutes: a
+  # signal sent any time after the mark appears lands in that call, so none waits longer.
+  if ! sleep_until_exists "$WORK/$label.mark" 60; then
+    fail "$label: allocate() was not called within 60 s"
+    kill_session "$BG_PID"
+    wait_rc "$BG_PID"
+    return 0
+  fi
   t0=$(now_ns)
   kill "-$sig" "$BG_PID"
   # Wait at most 10 s (a cut that does not work would spin for 10 minutes).
-  for i in $(seq 1 200); do kill -0 "$BG_PID" 2>/dev/null || break; sleep 0.05; done
+  for _ in $(seq 1 200); do kill -0 "$BG_PID" 2>/dev/null || break; sleep 0.05; done
   ms=$((($(now_ns) - t0) / 1000000))
   if kill -0 "$BG_PID" 2>/dev/null; then
     kill_session "$BG_PID"
@@ -101,10 +108,10 @@ spin_stop() {
   expect_rc "$label: --resume" 0 "$label.resume"
   same_results "$label: resumed = uninterrupted" "$WORK/ref.h5" "$WORK/$label.h5"
 }
-spin_stop term1 1 TERM proc
-spin_stop int1 1 INT proc
-spin_stop usr1 1 USR1 proc
-spin_stop mpi2 2 USR1 mpirun
+spin_stop term1 1 TERM
+spin_stop int1 1 INT
+spin_stop usr1 1 USR1
+spin_stop mpi2 2 USR1
 
 section "time_limit: a call that never returns ends the run naming the policy, method and time"
 sed 's|class = "Spin" }|class = "Spin", time_limit = "1s" }|' "$WORK/spin.toml" >"$WORK/limit.toml"
@@ -180,8 +187,13 @@ check "its SHA-256 is the file's" bash -c \
 section "--resume with a changed policy file is refused on 2 ranks, naming both SHA-256"
 FS_TEST_SPIN=600 FS_TEST_MARK="$WORK/chg.mark" start_group chg "${MPIRUN[@]}" \
   -x FS_TEST_SPIN -x FS_TEST_MARK -np 2 "$FS" run "$WORK/spin.toml" --out "$WORK/chg.h5" -q
-sleep_until_exists "$WORK/chg.mark" 60 || true
-kill -USR1 "$BG_PID"
+# Once allocate() spins (the mark), as in spin_stop.
+if sleep_until_exists "$WORK/chg.mark" 60; then
+  kill -USR1 "$BG_PID"
+else
+  fail "chg: allocate() was not called within 60 s"
+  kill_session "$BG_PID"
+fi
 wait_rc "$BG_PID"
 check "stopped (exit 75: $RC)" test "$RC" -eq 75
 OLD_SHA=$(sha256sum "$WORK/spin.py" | cut -c1-64)
