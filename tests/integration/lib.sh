@@ -342,6 +342,23 @@ signal_at_records() {
   return "$rc"
 }
 
+# signal_mid_run LABEL SIG FILE R TOTAL PID: signal_at_records with 60 s, said as a check: a pass
+# once SIG went at R (or more) of the run's TOTAL tasks; a failure if the run ended first, or if
+# it got no further within 60 s (then it is killed). Returns signal_at_records' status.
+signal_mid_run() {
+  local label=$1 sig=$2 file=$3 want=$4 total=$5 pid=$6 st=0
+  signal_at_records "$sig" "$file" "$want" 60 "$pid" || st=$?
+  case $st in
+    0) pass "$label: SIG$sig sent once $RECORDS of the $total tasks were journaled (>= $want)" ;;
+    2) fail "$label: the run ended before $want tasks were journaled ($RECORDS)" ;;
+    *)
+      fail "$label: $RECORDS tasks journaled after 60 s, fewer than $want"
+      kill_session "$pid"
+      ;;
+  esac
+  return "$st"
+}
+
 # caught PID [SIG]: true once PID has a handler for SIG (default 10, SIGUSR1): a program that
 # installs its handlers in main() dies of the signal before that, as any program would.
 caught() {
