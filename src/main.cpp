@@ -24,6 +24,7 @@
 #include "faultsweep/sweep/export.hpp"
 #include "faultsweep/sweep/inspect.hpp"
 #include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/merge.hpp"
 #include "faultsweep/sweep/runner.hpp"
 #include "faultsweep/sweep/signals.hpp"
 #include "faultsweep/sweep/store.hpp"

@@ -43,7 +43,7 @@ check "no records journal left after a complete run" test ! -e "$WORK/ref.h5.rec
 
 # signal_recorded SIG NAME OUT PID: sends SIG to the run the moment a recorded task is in both
 # journals of OUT, its result in OUT.journal and its records in OUT.records.journal (synced
-# first, sweep/coordinator.cpp): the kill then lands mid-run with records to resume from, or to
+# first, sweep/run/coordinator.cpp): the kill then lands mid-run with records to resume from, or to
 # lose with `drop`. A whole run takes well under a second here, half of it after that moment.
 signal_recorded() {
   local st=0

@@ -14,6 +14,7 @@
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/sweep/job.hpp"
+#include "faultsweep/sweep/merge.hpp"
 #include "faultsweep/sweep/results_version.hpp"
 #include "faultsweep/sweep/rounds.hpp"
 #include "faultsweep/sweep/store.hpp"

@@ -7,7 +7,7 @@ namespace faultsweep::sweep {
 // Prints what a results file holds; returns an exit code. Throws IoError for unreadable files.
 int inspect_file(const std::string& path, std::FILE* out);
 
-// `faultsweep plan` (src/sweep/plan.cpp): points, tasks and replicas of a job, its CPU time
+// `faultsweep plan` (src/sweep/run/plan.cpp): points, tasks and replicas of a job, its CPU time
 // (core-seconds, every task's run time added up) estimated from a pilot of `pilot_tasks` tasks run
 // on this process (spread over the range of the model's cost estimate, scaled to the whole job by
 // cost), the wall time on `ranks` ranks and on other counts, and a suggested number of ranks and

@@ -1,5 +1,5 @@
 #pragma once
-// The workers of a sweep (private to src/sweep): a batch of tasks run until done or cancelled,
+// The workers of a sweep (private to src/sweep/run): a batch of tasks run until done or cancelled,
 // rank 0's own worker thread, and the idle back-off of a coordinator or worker loop.
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Resuming a sweep (private to src/sweep): the journal or partial results file of an earlier run
-// read back into the result table, after checking it holds the same job, slice and results
+// Resuming a sweep (private to src/sweep/run): the journal or partial results file of an earlier
+// run read back into the result table, after checking it holds the same job, slice and results
 // version.
 #include <filesystem>
 #include <optional>

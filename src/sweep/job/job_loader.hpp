@@ -1,5 +1,5 @@
 #pragma once
-// The job-file loader (internal to src/sweep): TOML in, a validated JobSpec out. job.cpp holds
+// The job-file loader (internal to src/sweep/job): TOML in, a validated JobSpec out. job.cpp holds
 // the sections ([sweep], [params], [axes]) and the point expansion; job_values.cpp converts and
 // checks single values against a model's ParamSpecs and builds axes.
 #include <map>

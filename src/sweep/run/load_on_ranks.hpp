@@ -1,5 +1,5 @@
 #pragma once
-// The first stage of `run` on every rank (private to src/sweep): the job loaded and parsed.
+// The first stage of `run` on every rank (private to src/sweep/run): the job loaded and parsed.
 #include <boost/mpi.hpp>
 #include <optional>
 
