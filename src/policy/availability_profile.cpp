@@ -29,11 +29,11 @@ std::size_t AvailabilityProfile::step_of(double t_s, std::size_t first) const {
 }
 
 // The index of the step that starts at t, splitting the step that holds t if needed.
-std::size_t AvailabilityProfile::split_at(double t_s, std::size_t first) {
+std::size_t AvailabilityProfile::split_at(double t_s) {
   const std::size_t g = found_;  // a guess, used only if it holds t
-  const bool hit = g >= first && g < time_s_.size() && time_s_[g] <= t_s &&
-                   (g + 1 == time_s_.size() || t_s < time_s_[g + 1]);
-  const std::size_t k = hit ? g : step_of(t_s, first);
+  const bool hit =
+      g < time_s_.size() && time_s_[g] <= t_s && (g + 1 == time_s_.size() || t_s < time_s_[g + 1]);
+  const std::size_t k = hit ? g : step_of(t_s, 0);
   if (time_s_[k] == t_s) return k;
   time_s_.insert(time_s_.begin() + static_cast<std::ptrdiff_t>(k + 1), t_s);
   free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(k + 1), free_[k]);
@@ -59,7 +59,7 @@ void AvailabilityProfile::forget_before(double t_s) {
 // walked (its count before the add) unless a breakpoint is there already.
 void AvailabilityProfile::add(double begin_s, double end_s, std::int32_t nodes) {
   if (!(end_s > begin_s)) return;
-  std::size_t m = split_at(begin_s, 0);
+  std::size_t m = split_at(begin_s);
   const std::size_t n = time_s_.size();
   for (; m < n && time_s_[m] < end_s; ++m) free_[m] += nodes;
   if (m == n ? end_s == kNever : time_s_[m] == end_s) return;

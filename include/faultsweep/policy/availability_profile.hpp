@@ -47,7 +47,7 @@ class AvailabilityProfile {
   std::size_t breakpoints() const { return time_s_.size(); }
 
  private:
-  std::size_t split_at(double t_s, std::size_t first);
+  std::size_t split_at(double t_s);
   std::size_t step_of(double t_s, std::size_t first) const;
 
   // A search's answer, remembered as the step it is in: the add that takes its slot starts there.
