@@ -1,3 +1,5 @@
+// The free-node profile of conservative backfilling (policy/availability_profile.hpp): its two
+// step vectors, the additions of slots and the searches for the earliest start that fits.
 #include "faultsweep/policy/availability_profile.hpp"
 
 #include <algorithm>
