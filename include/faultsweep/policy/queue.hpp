@@ -21,7 +21,7 @@ namespace faultsweep::policy {
 // time order, it stops at the first past the shadow time. Every release at the shadow time counts
 // ("the nodes free then beyond its need are the extra nodes"), not only those up to the first that
 // makes the head fit: otherwise the extra nodes would depend on how simultaneous releases are
-// listed. Used by EasyBackfill and by FARS's spare pool (policy/fars.cpp).
+// listed. Used by EasyBackfill and by FARS's spare pool (src/policy/strategy/fars.cpp).
 class ShadowWalk {
  public:
   ShadowWalk(int free, int need, double now_s) : avail_(free), need_(need), now_s_(now_s) {}
