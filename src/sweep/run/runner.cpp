@@ -260,6 +260,11 @@ int run_with_mpi(const RunOptions& opt) {
   // second or more on a loaded machine). Under mpirun the other ranks, held in MPI_Init
   // until this one joins, are ended by mpirun, which exits 75 with this rank.
   if (stop_pending()) return stopped_before_start();
+  // Started without mpirun or srun (one rank), Open MPI 4 forks a helper daemon and waits for
+  // it in MPI_Init: 0.4 to 5 s beside other MPI runs on a loaded machine, at times over 20 s.
+  // A sweep never spawns processes, so that rank runs on its own, in 0.2-0.5 s. Open MPI reads
+  // this only when there is no launcher; other MPIs ignore it, and a value already set wins.
+  ::setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   mpi::environment env(mpi::threading::funneled);
   mpi::communicator world;
   install_stop_handlers();
