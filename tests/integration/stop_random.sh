@@ -136,17 +136,42 @@ for JOB in "${JOBS[@]}"; do
       fi
       check "$label: no temporary files left" test -z "$(find "$WORK" -name "$label.h5.tmp*")"
       # Resume one stopped run per rank count: identical to the uninterrupted run.
-      if [ $((RESUMED & np)) -eq 0 ] && [ -e "$out" ]; then
-        RESUMED=$((RESUMED | np))
-        if [ "$np" -eq 1 ]; then
-          run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
-        else
-          run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
-        fi
-        expect_rc "$label: --resume" 0 "$label.resume"
-        same_results "$label: resumed vs uninterrupted" "$WORK/$TAG-ref.h5" "$out"
-      fi
+      if [ $((RESUMED & np)) -eq 0 ] && [ -e "$out" ]; then resume_compare "$label" "$np" "$out"; fi
     fi
+  }
+
+  # resume_compare LABEL NP OUT: resumes the stopped run OUT on NP ranks; it must equal the
+  # uninterrupted run. Marks NP as resumed.
+  resume_compare() {
+    local label=$1 np=$2 out=$3
+    RESUMED=$((RESUMED | np))
+    if [ "$np" -eq 1 ]; then
+      run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
+    else
+      run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
+    fi
+    expect_rc "$label: --resume" 0 "$label.resume"
+    same_results "$label: resumed vs uninterrupted" "$WORK/$TAG-ref.h5" "$out"
+  }
+
+  # progress_trial LABEL NP: a stop once 2 of the job's tasks are journaled (SIGTERM to the
+  # process on 1 rank, SIGUSR1 to mpirun on 2), then resumed: random moments may all fall before
+  # the first write or after the end (a run of this job lasts well under a second here).
+  progress_trial() {
+    local label=$1 np=$2 out="$WORK/$1.h5" sig=TERM tasks
+    # The job's task count, from the reference ("replicas   N of N tasks done").
+    tasks=$("$FS" inspect "$WORK/$TAG-ref.h5" | awk '$1 == "replicas" && !n { print $4; n = 1 }')
+    if [ "$np" -eq 1 ]; then
+      start_group "$label" "$FS" run "$JOB" --out "$out" -q
+    else
+      sig=USR1
+      start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
+    fi
+    signal_mid_run "$label" "$sig" "$out.journal" 2 "$tasks" "$BG_PID" || true
+    wait_rc "$BG_PID"
+    expect_rc "$label: stopped at a point of its progress" 75 "$label"
+    check "$label: its partial file is there" test -e "$out"
+    [ -e "$out" ] && resume_compare "$label" "$np" "$out"
   }
 
   # moment MAX_S: a random moment in [0, 1.1 x MAX_S] (past the end too), in seconds.
@@ -169,6 +194,11 @@ for JOB in "${JOBS[@]}"; do
     trial "$TAG-two$i" 2 "$how" "$d"
   done
 
+  section "$(basename "$JOB"): a stop at a point of progress, where no random one was resumed"
+  for np in 1 2; do
+    if [ $((RESUMED & np)) -eq 0 ]; then progress_trial "$TAG-progress$np" "$np"; fi
+  done
+
   echo "mpirun ended by the signal in its tear-down, after the sweep had finished: $TEARDOWN"
   section "$(basename "$JOB"): time from the signal to exit (stopped runs)"
   for np in 1 2; do
@@ -181,8 +211,11 @@ for JOB in "${JOBS[@]}"; do
       $1 == np { n++; if ($2 > aim) k++; if ($2 > 5) l++ }
       END { if (n) printf "%d rank(s): %d of %d stops took more than the aim of %s s, %d more than 5 s\n", np, k, n, aim, l }'
   done
-  [ "$RESUMED" -ne 0 ] && pass "$TAG: a stopped run was resumed and compared" ||
-    fail "$TAG: no trial stopped a run (all finished first): nothing resumed"
+  if [ "$RESUMED" -eq 3 ]; then
+    pass "$TAG: a stopped run was resumed and compared on 1 and on 2 ranks"
+  else
+    fail "$TAG: a stopped run resumed on 1 rank: $((RESUMED & 1)), on 2 ranks: $((RESUMED >> 1 & 1))"
+  fi
 done
 
 finish
