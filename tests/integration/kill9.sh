@@ -29,11 +29,7 @@ TOML
 # KILL_AFTER tasks.
 one_kill() {
   local name=$1 np=$2 out="$WORK/$1.h5"
-  if [ "$np" -eq 1 ]; then
-    start_group "$name" "$FS" run "$WORK/job.toml" --out "$out" -q
-  else
-    start_group "$name" "${MPIRUN[@]}" -np "$np" "$FS" run "$WORK/job.toml" --out "$out" -q
-  fi
+  start_ranks "$name" "$np" run "$WORK/job.toml" --out "$out" -q
   local sid=$BG_PID st=0
   wait_for_records "$out.journal" "$KILL_AFTER" 60 "$sid" || st=$?
   if [ $st -ne 0 ]; then

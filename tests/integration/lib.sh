@@ -88,6 +88,11 @@ run_mpi() {
   "${MPIRUN[@]}" -np "$np" "$FS" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || RC=$?
 }
 
+# run_ranks NAME NP ARGS...: run_fs on 1 rank (without mpirun, as a user would), else run_mpi.
+run_ranks() {
+  if [ "$2" -eq 1 ]; then run_fs "$1" "${@:3}"; else run_mpi "$@"; fi
+}
+
 # expect_rc WHAT EXPECTED NAME: checks RC from the last run_fs/run_mpi; shows stderr on failure.
 expect_rc() {
   local what=$1 want=$2 name=$3
@@ -129,6 +134,13 @@ start_group() {
   setsid "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   BG_PID=$!
   FS_BG_PIDS+=("$BG_PID")
+}
+
+# start_ranks NAME NP ARGS...: start_group of faultsweep ARGS on NP ranks (1: without mpirun).
+start_ranks() {
+  if [ "$2" -eq 1 ]; then start_group "$1" "$FS" "${@:3}"; else
+    start_group "$1" "${MPIRUN[@]}" -np "$2" "$FS" "${@:3}"
+  fi
 }
 
 # kill_session SID: kill -9 every process of the session, like a node that loses power. Open MPI

@@ -100,11 +100,7 @@ spin_stop() {
     fail "$label: SIG$sig while allocate() loops: exit $RC in $ms ms (expected 75)"
     tail -3 "$WORK/$label.err" | sed 's/^/    | /'
   fi
-  if [ "$np" -eq 1 ]; then
-    run_fs "$label.resume" run "$WORK/spin.toml" --out "$WORK/$label.h5" --resume -q
-  else
-    run_mpi "$label.resume" "$np" run "$WORK/spin.toml" --out "$WORK/$label.h5" --resume -q
-  fi
+  run_ranks "$label.resume" "$np" run "$WORK/spin.toml" --out "$WORK/$label.h5" --resume -q
   expect_rc "$label: --resume" 0 "$label.resume"
   same_results "$label: resumed = uninterrupted" "$WORK/ref.h5" "$WORK/$label.h5"
 }

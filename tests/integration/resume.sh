@@ -49,11 +49,7 @@ kill_run() {
 # The rank count of the resume need not match the killed run's.
 resume_and_compare() {
   local label=$1 np=$2 want=$3 out="$WORK/$1.h5"
-  if [ "$np" -eq 1 ]; then
-    run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
-  else
-    run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
-  fi
+  run_ranks "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
   expect_rc "$label: --resume on $np rank(s)" 0 "$label.resume"
   local tasks
   tasks=$(sed -n 's/.*resuming from .*: \([0-9]*\) finished tasks.*/\1/p' "$WORK/$label.resume.err")

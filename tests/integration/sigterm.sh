@@ -47,11 +47,7 @@ check_partial() {
 # resume_check LABEL NP: resumes on NP ranks (1: without mpirun) and compares with the reference.
 resume_check() {
   local label=$1 np=$2 out="$WORK/$1.h5"
-  if [ "$np" -eq 1 ]; then
-    run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
-  else
-    run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
-  fi
+  run_ranks "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
   expect_rc "$label: --resume on $np rank(s)" 0 "$label.resume"
   check "$label: now complete = 1" test "$(attr_complete "$out")" = 1
   run_fs "$label.inspect2" inspect "$out"

@@ -48,11 +48,7 @@ for JOB in "${JOBS[@]}"; do
   trial() {
     local label=$1 np=$2 how=$3 delay=$4 out="$WORK/$1.h5" sig=TERM num=15 pids resender
     [[ $how == usr1* ]] && sig=USR1 num=10
-    if [ "$np" -eq 1 ]; then
-      start_group "$label" "$FS" run "$JOB" --out "$out" -q
-    else
-      start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
-    fi
+    start_ranks "$label" "$np" run "$JOB" --out "$out" -q
     # A signal before the program's first instruction ends any program: start the clock once the
     # launched process (faultsweep or mpirun) has its handler.
     while ! caught "$BG_PID" "$num" && kill -0 "$BG_PID" 2>/dev/null; do sleep 0.002; done
@@ -145,11 +141,7 @@ for JOB in "${JOBS[@]}"; do
   resume_compare() {
     local label=$1 np=$2 out=$3
     RESUMED=$((RESUMED | np))
-    if [ "$np" -eq 1 ]; then
-      run_fs "$label.resume" run "$JOB" --out "$out" --resume -q
-    else
-      run_mpi "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
-    fi
+    run_ranks "$label.resume" "$np" run "$JOB" --out "$out" --resume -q
     expect_rc "$label: --resume" 0 "$label.resume"
     same_results "$label: resumed vs uninterrupted" "$WORK/$TAG-ref.h5" "$out"
   }
@@ -161,17 +153,13 @@ for JOB in "${JOBS[@]}"; do
     local label=$1 np=$2 out="$WORK/$1.h5" sig=TERM tasks
     # The job's task count, from the reference ("replicas   N of N tasks done").
     tasks=$("$FS" inspect "$WORK/$TAG-ref.h5" | awk '$1 == "replicas" && !n { print $4; n = 1 }')
-    if [ "$np" -eq 1 ]; then
-      start_group "$label" "$FS" run "$JOB" --out "$out" -q
-    else
-      sig=USR1
-      start_group "$label" "${MPIRUN[@]}" -np "$np" "$FS" run "$JOB" --out "$out" -q
-    fi
+    [ "$np" -eq 1 ] || sig=USR1
+    start_ranks "$label" "$np" run "$JOB" --out "$out" -q
     signal_mid_run "$label" "$sig" "$out.journal" 2 "$tasks" "$BG_PID" || true
     wait_rc "$BG_PID"
     expect_rc "$label: stopped at a point of its progress" 75 "$label"
     check "$label: its partial file is there" test -e "$out"
-    [ -e "$out" ] && resume_compare "$label" "$np" "$out"
+    if [ -e "$out" ]; then resume_compare "$label" "$np" "$out"; fi
   }
 
   # moment MAX_S: a random moment in [0, 1.1 x MAX_S] (past the end too), in seconds.
