@@ -3,6 +3,7 @@
 // samplers of avail/checkpoint_sim.hpp: its phase (Recovery, Up, Down), the time in each and the
 // useful work committed. The samplers decide which processor events hit the application; this
 // only does the accounting.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -18,9 +19,10 @@ inline constexpr double kNever = std::numeric_limits<double>::infinity();
 
 enum class Phase { recovery, up, down };
 
-// The application's phase and its accounting. It changes only at the rare events (a recovery
-// succeeds, an active processor fails, a repair ends Down), which run out of line, away from the
-// per-event loop.
+// The application's phase and its accounting. It changes only at the application's events (a
+// recovery succeeds, an active processor fails, a repair ends Down). The per-processor sampler
+// calls them out of line, away from its per-event loop; the superposition sampler, where they
+// can come every few events, calls recovery_hit, without branches, from a pass of its own.
 struct App {
   double I, work_per_interval, rho;  // rho: a recovery succeeds after R + I + L (§2)
   int a;
@@ -73,6 +75,37 @@ struct App {
       phase = Phase::down;
       phase_start = t;
     }
+  }
+
+  // An active processor failed at t, for a caller that leaves a recovery's success to the next
+  // active failure (the phase is Recovery: the application is never left in Up): the same sums
+  // as recovery_succeeds() where rho ended by t (t >= recovery_end), then active_fails(t,
+  // spare_left). Only the order of the sums' terms matters, and no other term comes between the
+  // two. Without branches on whether the recovery succeeded (where the application's events
+  // are frequent, that is a coin toss): each sum gets its term, or +0.0 (x + 0.0 is x for every
+  // sum here, none being -0.0).
+  void recovery_hit(double t, bool spare_left) {
+    const bool ok = t >= recovery_end;  // Up since recovery_end
+    const double done = pick(ok, 1.0, 0.0);
+    const double span = t - pick(ok, recovery_end, phase_start), n = std::floor(span / I);
+    useful += I * done;                      // recovery_succeeds
+    useful += n * work_per_interval * done;  // close_up: only completed intervals
+    recovery_s += pick(ok, rho, span);       // the recovery, completed or cut short
+    up_s += span * done;
+    recoveries_ok += ok;
+    up_intervals += static_cast<std::uint64_t>(n * done);
+    ++active_failures;
+    phase = spare_left ? Phase::recovery : Phase::down;  // start_recovery or Down
+    phase_start = t;
+    recovery_end = t + rho;
+  }
+
+  // x where c holds, else y, by a mask rather than a branch (a compiler turns a conditional
+  // expression into a branch where it sees fit).
+  static double pick(bool c, double x, double y) {
+    const std::uint64_t m = 0 - static_cast<std::uint64_t>(c);
+    return std::bit_cast<double>((std::bit_cast<std::uint64_t>(x) & m) |
+                                 (std::bit_cast<std::uint64_t>(y) & ~m));
   }
 
   // A repair at t (in Down a failure only lowers the count) left exactly a functional
