@@ -11,6 +11,7 @@ import pytest
 from faultsweep_analysis import open_results
 from reproduce import zhang
 from reproduce import zhang_sensitivity as zs
+from reproduce import zhang_sensitivity_table as zt
 from reproduce import zhang_workload_fit as fit
 
 LOADS = [0.5, 0.8]
@@ -89,15 +90,15 @@ def test_range_margin_and_largest_cut(make_results):
 
 
 def test_flips_lists_the_variants_that_turn_a_disagreement_into_agreement():
-    A, D = zs.Cell(True, "", None), zs.Cell(False, "", None)
+    A, D = zt.Cell(True, "", None), zt.Cell(False, "", None)
     table = {"current": {"F1": A, "F2": D, "F5": D},
              "x": {"F1": A, "F2": A, "F5": D},
              "y": {"F1": D, "F2": A, "F5": D}}
-    assert zs.flips(table) == {"F2": ["x", "y"], "F5": []}
-    text = "\n".join(zs.render(table, [zs.Variant("current", "-", "c"), zs.Variant("x", "g", "x"),
+    assert zt.flips(table) == {"F2": ["x", "y"], "F5": []}
+    text = "\n".join(zt.render(table, [zs.Variant("current", "-", "c"), zs.Variant("x", "g", "x"),
                                        zs.Variant("y", "g", "y")]))
     assert "no single assumption of this study explains it" in text
-    md = zs.render_markdown(table)
+    md = zt.render_markdown(table)
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in md]
     assert cells[0][:4] == ["finding", "current", "x", "y"]
     assert cells[2][:4] == ["F1", "A", "A", "**D**"] and cells[2][4].startswith("agrees")

@@ -14,7 +14,8 @@ from reproduce import zhang_data as zd
 from reproduce import zhang_findings as zf
 from reproduce import zhang_s5 as s5
 from reproduce import zhang_sensitivity as zs
-from reproduce.report.rows import DIFFERS, Figure, Page, Part, Row, Table, Tol, fmt
+from reproduce.zhang_sensitivity_table import flips
+from reproduce.report.rows import Figure, Page, Part, Row, Table, Tol, fmt
 
 NEGLIGIBLE = 0.10     # zhang.py's default: a checkpointing cut below 10 % is "little"
 NOTICEABLE = 0.05     # zhang_s5.py's default
@@ -145,7 +146,7 @@ def sensitivity(results: Path):
         variants = [v for v in zs.VARIANTS
                     if (d / f"{v.stem}.h5").exists() and (d / f"{v.stem}_baseline.h5").exists()]
         table = zs.study(d, NEGLIGIBLE, variants)
-    return table, zs.flips(table)
+    return table, flips(table)
 
 
 def combinations(results: Path) -> dict:
