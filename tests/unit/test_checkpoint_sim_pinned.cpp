@@ -19,6 +19,8 @@ using faultsweep::Engine;
 using faultsweep::kDay_s;
 using faultsweep::make_stream;
 using faultsweep::Purpose;
+using faultsweep::avail::ExpDraws;
+using faultsweep::avail::Sampler;
 using faultsweep::avail::SimConfig;
 using faultsweep::avail::simulate_checkpointing;
 using faultsweep::dist::Dist;
@@ -78,6 +80,62 @@ TEST_CASE("checkpoint_sim: pinned results for fixed streams", "[checkpoint_sim]"
     CHECK(x.checkpoints == c.checkpoints);
     CHECK(x.recoveries == c.recoveries);
     CHECK(x.useful_s == c.useful_s);
+    CHECK(x.down_s == c.down_s);
+  }
+}
+
+// The superposition sampler (exponential laws), pinned by the sampler as it drew each event and
+// applied each application event in one loop: its faster forms must give the same bits. The
+// cases: Plank & Thomason's optimum (a third of the events hit the application), a = N (Down
+// from the first active failure on), N = 1 (Down after every failure), f close to a (Down ends
+// often), a spare pool of 15 of 200, and both kinds of draws.
+TEST_CASE("checkpoint_sim superposition: pinned results for fixed streams", "[checkpoint_sim]") {
+  struct Case {
+    int N, a;
+    ExpDraws draws;
+    double mttf, mttr, I, C, L, R, horizon_days;
+    // Expected:
+    std::uint64_t events, active_failures, checkpoints, recoveries;
+    double useful_s, up_s, down_s;
+  };
+  const double min = 60;
+  const Case cases[] = {
+      {32, 9, ExpDraws::ziggurat, 70 * min, 75 * min, 130, 15.3, 76.5, 76.5, 30,  //
+       18861, 5430, 12514, 3009, 0x1.69ab17fffffcdp+20, 0x1.5a95094e1a935p+20,
+       0x1.7a5c86af3266cp+13},
+      {32, 32, ExpDraws::ziggurat, 70 * min, 75 * min, 400, 54.4, 272, 272, 30,  //
+       18861, 1, 0, 0, 0x0p+0, 0x0p+0, 0x1.3c643216c8dep+21},
+      {32, 1, ExpDraws::inversion, 70 * min, 75 * min, 60, 1.7, 8.5, 8.5, 30,  //
+       19131, 608, 42715, 596, 0x1.301d0d9999998p+21, 0x1.36bdda395747ap+21, 0x0p+0},
+      {1, 1, ExpDraws::ziggurat, 60 * min, 60 * min, 300, 15, 60, 60, 30,  //
+       726, 363, 4022, 327, 0x1.190c7p+20, 0x1.1a5499fbec659p+20, 0x1.3b497139bb10ep+20},
+      {3, 2, ExpDraws::inversion, 60 * min, 30 * min, 300, 15, 60, 60, 30,  //
+       2819, 1066, 5518, 851, 0x1.830f3p+20, 0x1.74a365e92845dp+20, 0x1.439a8e1a06c0ep+19},
+      {8, 5, ExpDraws::ziggurat, 600 * min, 60 * min, 300, 15, 60, 60, 30,  //
+       1050, 357, 8281, 339, 0x1.20b79p+21, 0x1.290d7352fb05fp+21, 0x1.7f23d20c4ea4p+13},
+      {200, 185, ExpDraws::ziggurat, 600 * min, 60 * min, 600, 15, 60, 60, 30,  //
+       25777, 3428, 80, 78, 0x1.76c4p+15, 0x1.ab152fb3b40d1p+13, 0x1.d7cb8c59a4538p+20},
+  };
+  for (const Case& c : cases) {
+    SimConfig cfg;
+    cfg.sampler = Sampler::superposition;
+    cfg.exp_draws = c.draws;
+    cfg.N = c.N;
+    cfg.a = c.a;
+    cfg.failure = Dist::exponential(c.mttf);
+    cfg.repair = Dist::exponential(c.mttr);
+    cfg.I_s = c.I, cfg.C_s = c.C, cfg.L_s = c.L, cfg.R_s = c.R;
+    cfg.horizon_s = c.horizon_days * kDay_s;
+    Engine f = make_stream(20011115, 0, Purpose::failures, "pin");
+    Engine r = make_stream(20011115, 0, Purpose::repairs, "pin");
+    const auto x = simulate_checkpointing(cfg, f, r);
+    INFO("N = " << c.N << ", a = " << c.a);
+    CHECK(x.events == c.events);
+    CHECK(x.active_failures == c.active_failures);
+    CHECK(x.checkpoints == c.checkpoints);
+    CHECK(x.recoveries == c.recoveries);
+    CHECK(x.useful_s == c.useful_s);
+    CHECK(x.up_s == c.up_s);
     CHECK(x.down_s == c.down_s);
   }
 }
