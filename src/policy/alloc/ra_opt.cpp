@@ -71,8 +71,10 @@ class SurvivalProduct {
   explicit SurvivalProduct(const reliability::SurvivalGrid& grid)
       : grid_(grid), wp_(grid.w), live_(wp_.size()) {}
 
-  // An exponential node of this scale (Eq. 5.3).
-  void add_exponential(double scale_s) {
+  // An exponential node of this scale (Eq. 5.3). Aligned to a cache line so that its loop sits
+  // at the same offset within one whatever the code around it: placed with its closing compare
+  // and branch across two lines it took 1.5x as long, 7 % of RA-Opt's time (x86-64, GCC 12).
+  [[gnu::aligned(64)]] void add_exponential(double scale_s) {
     const double* f = factors(scale_s);
     double m[4] = {0, 0, 0, 0};
     std::size_t q = 0;
