@@ -179,8 +179,8 @@ template <class Draws>
 // without calls, so that the application's sums stay in registers. Inlined where it is used:
 // compiled as a function of its own, GCC 12 at -O2 and above lost its writes to the sums
 // across the call (its interprocedural mod/ref analysis; right with -fno-ipa-modref, and with
-// Clang), which the end-of-run checks in result_of caught. The build now turns that analysis off
-// for GCC (CMakeLists.txt); the pass stays inlined so that a build without the flag is right too.
+// Clang), which the end-of-run checks in result_of caught. The build turns that analysis off for
+// GCC (CMakeLists.txt); the pass stays inlined so that a build with it on is right too.
 [[gnu::always_inline]] inline void second_pass(const Kept& kept, App& app) {
   const int a = app.a;
   for (unsigned j = 0; j < kept.n;) {
