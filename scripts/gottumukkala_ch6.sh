@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Gottumukkala §6.4 (issue 12): RA-Opt vs ALL / RR / RA on 10,000 Weibull nodes, and the study of
+# Gottumukkala §6.4: RA-Opt vs ALL / RR / RA on 10,000 Weibull nodes, and the study of
 # why it does not reproduce. Fits LANL system 18 per node, draws the 10,000-node failure traces
 # (node scales x1, x0.38, x10; seeds 1, 2), runs jobs/gottumukkala/ch6_raopt.toml and
 # jobs/gottumukkala/ch6_sensitivity.toml on 2 MPI ranks under `nice`, then prints Figs. 6.8, 6.9

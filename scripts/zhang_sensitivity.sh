@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Zhang et al. (JSSPP 2004) sensitivity study (issue 13): why five of the seven findings of
+# Zhang et al. (JSSPP 2004) sensitivity study: why five of the seven findings of
 # scripts/reproduce_zhang.sh disagree. Runs every jobs/zhang/sensitivity/*.toml (one variant =
 # one changed assumption: a sweep of all points of Figs. 3-6 + its no-failure baseline) on 2 MPI
 # ranks under `nice` into results/zhang_sensitivity/, then prints the findings x assumptions

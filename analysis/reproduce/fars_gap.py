@@ -1,4 +1,4 @@
-"""FARS reproduction gap (issue 8): how much each rebuilt Table-3 choice moves the composite
+"""FARS reproduction gap: how much each rebuilt Table-3 choice moves the composite
 gains, and one table of ours beside every number Li, Lan, Gujrati and Sun (TPDS 2009) print.
 
     python3 analysis/reproduce/fars.py sensitivity RESULTS_DIR/sensitivity [--baseline B.h5]

@@ -1,4 +1,4 @@
-"""analysis/reproduce/zhang_sensitivity.py (issue 13) and zhang_workload_fit.py on synthetic
+"""analysis/reproduce/zhang_sensitivity.py and zhang_workload_fit.py on synthetic
 data: the figure views of a combined sweep, metric aliases, deciding effects, the flip table,
 the job files' case list, and the hyper-Erlang / size fits."""
 import math

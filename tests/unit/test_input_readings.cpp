@@ -1,5 +1,5 @@
 // What the input readers kept, dropped or changed is stored in the results file beside each
-// input's SHA-256 (/inputs/<i>/read/<j>), not only printed (issue 9).
+// input's SHA-256 (/inputs/<i>/read/<j>), not only printed.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// The SWF reader on malformed and unusual input (issue 9): what it drops or changes is counted
+// The SWF reader on malformed and unusual input: what it drops or changes is counted
 // and summarised, unknown (-1) fields are treated alike, out-of-range numbers and broken gzip
 // data are errors naming the file, and nothing blocks on a FIFO.
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// Tests of what the Zhang sensitivity study (issue 13) added: the metric
+// Tests of what the Zhang sensitivity study added: the metric
 // mean_slowdown_above_floor and its parameter slowdown_floor, the workload options long_jobs /
 // long_bound (split or drop long jobs) and size_scale (sizes scaled to the machine), and the
 // errors that name their keys.

@@ -1,6 +1,6 @@
 #pragma once
 // Workload options that change the jobs after they are read or generated (workload/factory.cpp
-// applies them; Zhang sensitivity study, issue 13):
+// applies them; Zhang sensitivity study):
 //
 //   long_jobs = "keep" | "drop" | "split", long_bound = <duration>  (any source)
 //     Applied after load scaling, to the run times as simulated. A job whose run time exceeds

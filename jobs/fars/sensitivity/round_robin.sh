@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FARS sensitivity (issue 8): the synthetic set of jobs/fars/ again with the round-robin node
+# FARS sensitivity: the synthetic set of jobs/fars/ again with the round-robin node
 # allocator instead of first fit (the one choice that moves every gain to the paper's level, see
 # ../README.md "Sensitivity"). The job files are generated from the originals with that one line
 # changed (and the output renamed), so nothing else can drift; results go to
