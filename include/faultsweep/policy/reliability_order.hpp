@@ -65,15 +65,28 @@ class ReliabilityOrder {
   struct Bound {  // a Weibull-fitted node's constants for above_level
     double beta = 1, log_c = 0, log_eta = 0, two_pow = 1;  // log_c = ln(beta / eta^beta)
   };
+  // The same bound in the form screen() reads: ln L >= log_c + ln x + c lo, lo the bottom of
+  // ln y's interval, y = t + y_x x (log_c here includes the interval's width where c < 0); and
+  // r = r_per (t + x) / x.
+  struct Screen {
+    double c, log_c, r_per, y_x;
+  };
+  // Leaves in undecided_ the free Weibull-fitted nodes that above_level's bound does not settle
+  // without a log (screen) or all of them (free_own_fit); returns how many.
+  std::size_t screen(const failures::NodeHistory& h, const NodeSet& free, double now_s, double x_s,
+                     double log_x, double log_level);
+  std::size_t free_own_fit(const NodeSet& free);
   std::int64_t synced_refits_ = -1;
-  std::vector<Bucket> by_count_;       // exponential nodes by failure count n
-  std::vector<std::int32_t> place_;    // per node: its count n, or -1: own Weibull fit
-  std::vector<std::int32_t> own_fit_;  // nodes with their own Weibull fit, any order
-  std::vector<std::int32_t> own_at_;   // per node: its index in own_fit_
-  std::vector<Bound> own_bound_;       // per node, if it has its own fit
-  std::vector<std::int32_t> order_;    // counts of the non-empty buckets, descending scale
-  std::vector<double> order_scale_s_;  // their scales
-  std::vector<Ranked> own_, merged_;   // scratch of least()
+  std::vector<Bucket> by_count_;         // exponential nodes by failure count n
+  std::vector<std::int32_t> place_;      // per node: its count n, or -1: own Weibull fit
+  std::vector<std::int32_t> own_fit_;    // nodes with their own Weibull fit, any order
+  std::vector<std::int32_t> own_at_;     // per node: its index in own_fit_
+  std::vector<Bound> own_bound_;         // per node, if it has its own fit
+  std::vector<Screen> screen_;           // parallel to own_fit_
+  std::vector<std::int32_t> undecided_;  // scratch of least()
+  std::vector<std::int32_t> order_;      // counts of the non-empty buckets, descending scale
+  std::vector<double> order_scale_s_;    // their scales
+  std::vector<Ranked> own_, merged_;     // scratch of least()
 };
 
 }  // namespace faultsweep::policy

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <span>
 
 #include "faultsweep/core/error.hpp"
 
@@ -21,6 +22,12 @@ constexpr double kSlack = 1e-6;
 // it (scale +inf: never fails).
 double exponential_hazard(double scale_s, double x_s) {
   return scale_s < kInf ? x_s / scale_s : 0.0;
+}
+
+// A node's age at now: the time since its last failure, or since 0 if it never failed.
+double age(double last_failure_s, double now_s) {
+  return std::max(0.0,
+                  now_s - (last_failure_s == failures::NodeHistory::kNever ? 0.0 : last_failure_s));
 }
 }  // namespace
 
@@ -70,6 +77,7 @@ void ReliabilityOrder::rebuild(const reliability::OnlineReliability& model, int 
   place_.assign(static_cast<std::size_t>(nodes), 0);
   own_at_.assign(static_cast<std::size_t>(nodes), -1);
   own_bound_.assign(static_cast<std::size_t>(nodes), {});
+  screen_.clear();
   for (std::int32_t i = 0; i < nodes; ++i) place(model, i);
 }
 
@@ -81,7 +89,16 @@ void ReliabilityOrder::place(const reliability::OnlineReliability& model, std::i
     own_fit_.push_back(node);
     const double beta = model.shape(node), log_eta = std::log(model.scale_s(node));
     // The constants of the lower bounds in above_level (shape 1: no bound, the hazard is x / eta).
-    own_bound_[i] = {beta, std::log(beta) - beta * log_eta, log_eta, std::exp2(beta - 1)};
+    const Bound& b =
+        own_bound_[i] = {beta, std::log(beta) - beta * log_eta, log_eta, std::exp2(beta - 1)};
+    // Shape 1 has no bound: ln L = -inf never clears a level.
+    // (ln y's interval is [lo, lo + 0.05967]: c < 0 takes its top, c > 0 its bottom.)
+    if (beta == 1.0)
+      screen_.push_back({0, -kInf, 0, 1});
+    else if (beta < 1)
+      screen_.push_back({beta - 1, b.log_c + (beta - 1) * 0.05967, 1 / beta, 1});
+    else
+      screen_.push_back({beta - 1, b.log_c, b.two_pow / beta, 0});
     return;
   }
   const auto n = static_cast<std::size_t>(model.failures(node));
@@ -102,8 +119,10 @@ void ReliabilityOrder::remove(std::int32_t node) {
   if (place_[i] < 0) {  // swap with the last own-fit node
     const auto at = static_cast<std::size_t>(own_at_[i]);
     own_fit_[at] = own_fit_.back();
+    screen_[at] = screen_.back();
     own_at_[static_cast<std::size_t>(own_fit_[at])] = static_cast<std::int32_t>(at);
     own_fit_.pop_back();
+    screen_.pop_back();
     own_at_[i] = -1;
     return;
   }
@@ -152,9 +171,11 @@ void ReliabilityOrder::least(const reliability::OnlineReliability& model,
   // the k least: its hazard (two pow calls) is not needed.
   const bool bounded = placed == k && level > 0 && x_s > 0;
   const double log_level = bounded ? std::log(level) : 0, log_x = bounded ? std::log(x_s) : 0;
+  const std::size_t undecided =
+      bounded ? screen(h, free, now_s, x_s, log_x, log_level) : free_own_fit(free);
   own_.clear();
-  for (const std::int32_t id : own_fit_) {
-    if (!free.contains(id)) continue;
+  for (std::size_t u = 0; u < undecided; ++u) {
+    const std::int32_t id = undecided_[u];
     if (bounded && above_level(h, id, now_s, x_s, log_x, log_level)) continue;
     own_.emplace_back(model.hazard(h, id, now_s, x_s), id);
   }
@@ -172,12 +193,56 @@ void ReliabilityOrder::least(const reliability::OnlineReliability& model,
   out.swap(merged_);
 }
 
+std::size_t ReliabilityOrder::free_own_fit(const NodeSet& free) {
+  undecided_.resize(own_fit_.size());
+  std::size_t n = 0;
+  for (const std::int32_t id : own_fit_) {
+    undecided_[n] = id;
+    n += static_cast<std::size_t>(free.contains(id));
+  }
+  return n;
+}
+
+// above_level's lower bound (below) without std::log and without a branch on the node: every
+// free Weibull-fitted node is read once, in a row, and most are settled here; the others are
+// left in undecided_ for the exact test. As ln y lies in [lo, lo + 0.05967] (log_interval, up
+// to 1e-12; lo here is within 1e-13 of its), ln L = base + c ln y >= base + min(c lo, c (lo +
+// 0.05967)): where that clears the exact test's threshold by kSlack, the bound holds with room
+// to spare (r is within a few ulps of the exact test's, far inside the slack). Shape > 1 with
+// t < x (the other bound) is left to the exact test.
+namespace {
+constexpr std::int64_t kOne = 0x3ff0'0000'0000'0000;  // the bits of 1.0
+constexpr double kLn2Ulp = std::numbers::ln2 * 0x1p-52;
+}  // namespace
+
+std::size_t ReliabilityOrder::screen(const failures::NodeHistory& h, const NodeSet& free,
+                                     double now_s, double x_s, double log_x, double log_level) {
+  undecided_.resize(own_fit_.size());
+  const std::span<const double> last = h.last_failures_s();
+  const double inv_x = 1 / x_s, level = log_level + 1e-9 + kSlack;
+  std::size_t n = 0;
+  for (std::size_t p = 0; p < own_fit_.size(); ++p) {
+    const std::int32_t id = own_fit_[p];
+    const Screen& s = screen_[p];
+    const double t = age(last[static_cast<std::size_t>(id)], now_s);
+    const double y = t + s.y_x * x_s, r = s.r_per * (t + x_s) * inv_x;
+    // e + (m - 1) for y = 2^e m is y's bits less 1.0's, over 2^52 (rounded to a double
+    // within 2^-43 of it).
+    const double lo = kLn2Ulp * static_cast<double>(std::bit_cast<std::int64_t>(y) - kOne);
+    const double least = s.log_c + log_x + s.c * lo;
+    const bool settled = (y >= std::numeric_limits<double>::min()) & (y < kInf) & (r < 1e12) &
+                         (t >= x_s * (1 - s.y_x)) & (least > level + 2e-15 * r);
+    undecided_[n] = id;
+    n += static_cast<std::size_t>(free.contains(id) & !settled);
+  }
+  return n;
+}
+
 bool ReliabilityOrder::above_level(const failures::NodeHistory& h, std::int32_t node, double now_s,
                                    double x_s, double log_x, double log_level) const {
   const Bound& b = own_bound_[static_cast<std::size_t>(node)];
   if (b.beta == 1.0) return false;
-  const double last = h.last_failure_s(node);
-  const double t = std::max(0.0, now_s - (last == failures::NodeHistory::kNever ? 0.0 : last));
+  const double t = age(h.last_failure_s(node), now_s);
   // Eq. 5.2, H = ((t + x)^beta - t^beta) / eta^beta, is at least (A = ((t + x) / eta)^beta):
   //   beta < 1:          L = beta x (t + x)^(beta - 1) / eta^beta (mean value theorem: the
   //                      derivative decreases), A / L = (t + x) / (beta x);
