@@ -206,7 +206,7 @@ std::size_t ReliabilityOrder::free_own_fit(const NodeSet& free) {
 // above_level's lower bound (below) without std::log and without a branch on the node: every
 // free Weibull-fitted node is read once, in a row, and most are settled here; the others are
 // left in undecided_ for the exact test. As ln y lies in [lo, lo + 0.05967] (log_interval, up
-// to 1e-12; lo here is within 1e-13 of its), ln L = base + c ln y >= base + min(c lo, c (lo +
+// to 1e-12; lo here is within 2e-13 of its), ln L = base + c ln y >= base + min(c lo, c (lo +
 // 0.05967)): where that clears the exact test's threshold by kSlack, the bound holds with room
 // to spare (r is within a few ulps of the exact test's, far inside the slack). Shape > 1 with
 // t < x (the other bound) is left to the exact test.
