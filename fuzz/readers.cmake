@@ -3,10 +3,8 @@
 # fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); self-contained: the reader sources are
 # compiled again, with coverage and sanitizers, into a small library of their own, so the fuzzers
 # see inside the readers even when faultsweep_core itself is built without instrumentation.
-#   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-#   cmake --build build-fuzz --target fuzz_swf fuzz_sacct fuzz_trace_lanl fuzz_trace_csv fuzz_trace_fta \
-#     fuzz_trace_pnnl fuzz_pnnl_pattern fuzz_fit_csv
-#   build-fuzz/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
+#   bash scripts/sanitize.sh build        (the sanitizer tree, build-asan/, with every target)
+#   build-asan/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
 if(TARGET faultsweep_core AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"
    AND NOT TARGET faultsweep_fuzz_readers)
   set(_fs_root ${CMAKE_CURRENT_LIST_DIR}/..)

@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs each for SECONDS
-# (default 60) on a seed corpus made of the repository's job files and test inputs. Exits
-# non-zero if any target finds a crash, leak, sanitizer report or timeout (the reproducer is
-# left in build-fuzz/findings/<target>/); a timeout whose input ends within 10 s when run again
-# alone is noted and not counted (the machine stopped the process, not the input).
-#   bash scripts/fuzz.sh [SECONDS]        FUZZ_JOBS=N runs N targets at once (default 1)
+# Runs each libFuzzer target (clang, ASan + UBSan) for SECONDS (default 60) on a seed corpus made
+# of the repository's job files and test inputs. The targets live in the sanitizer tree,
+# build-asan/, which `bash scripts/sanitize.sh build` makes (this script runs it first unless
+# --no-build is given, as ctest does once the tree is built). Exits non-zero if any target finds
+# a crash, leak, sanitizer report or timeout (the reproducer is left in
+# build-asan/findings/<target>/); a timeout whose input ends within 10 s when run again alone is
+# noted and not counted (the machine stopped the process, not the input).
+#   bash scripts/fuzz.sh [--no-build] [SECONDS]      ASAN_BUILD_DIR overrides build-asan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=1
+[ "${1:-}" = --no-build ] && { build=0; shift; }
 SECONDS_EACH=${1:-60}
 ROOT=$PWD
-B=${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
+B=${ASAN_BUILD_DIR:-$ROOT/build-asan}
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found; skipping the fuzz targets"; exit 0; }
-launcher=()
-# ccache only where the caller set it up (CCACHE_DIR), as on the development machines.
-[ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-mkdir -p "$B"
-CC=clang CXX=clang++ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DFAULTSWEEP_FUZZ=ON -DFAULTSWEEP_BUILD_TESTS=OFF -DFAULTSWEEP_BUILD_BENCH=OFF \
-  "${launcher[@]}" >"$B/cmake-configure.log" 2>&1 || { tail -30 "$B/cmake-configure.log"; exit 1; }
-cmake --build "$B" -j"${FUZZ_BUILD_JOBS:-2}" --target fuzz_targets_all 2>&1 | tail -5
+[ $build -eq 1 ] && bash scripts/sanitize.sh build
+[ -d "$B/fuzz" ] || { echo "fuzz.sh: no fuzz targets in $B (bash scripts/sanitize.sh build)" >&2; exit 1; }
 
 # Seed corpora: job files (jobs/, tests/data, tests/malformed) for the loader; durations taken
 # from them for the duration parser.
