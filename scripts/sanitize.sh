@@ -14,14 +14,12 @@ ROOT=$PWD
 B=${ASAN_BUILD_DIR:-$ROOT/build-asan}
 STEP=${1:-all}
 case $STEP in build | run | all) ;; *) echo "usage: bash scripts/sanitize.sh [build|run|all]" >&2; exit 2 ;; esac
-# alloc_dealloc_mismatch=0: libstdc++ 12 frees std::stable_sort's temporary buffer with free()
-# after operator new (a known false positive, seen in RoundPlanner::next_round). Set before the
-# build: catch_discover_tests runs the test binary to list its cases.
+# Set before the build: catch_discover_tests runs the test binary to list its cases.
 # fast_unwind_on_malloc=0 and Open MPI's mca_base_component_disable_dlclose=1: Open MPI's
 # plugins (mca_*.so) are built without frame pointers and unloaded at MPI_Finalize, so with the
 # fast unwinder a leak they make shows one frame in an "<unknown module>" and no suppression
 # can match it; with full unwinding and the plugins kept loaded, scripts/lsan.supp names them.
-export ASAN_OPTIONS="alloc_dealloc_mismatch=0:detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=86:strict_string_checks=1:detect_stack_use_after_return=0"
+export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=86:strict_string_checks=1:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87"
 export LSAN_OPTIONS="suppressions=$ROOT/scripts/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 export OMPI_MCA_mca_base_component_disable_dlclose=1

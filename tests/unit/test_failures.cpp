@@ -57,23 +57,51 @@ using faultsweep::testing::zhang_config;
 using faultsweep::testing::zhang_source;
 
 // Counts heap allocations of the whole test program, to check that sources do not allocate
-// after construction (FailureSource::next runs in the simulator's hot loop). Array and nothrow
-// forms forward to these two by the standard library's defaults.
+// after construction (FailureSource::next runs in the simulator's hot loop). Every plain, array
+// and nothrow form is replaced, not only the two the others forward to by default: a sanitizer's
+// runtime defines each form itself, so a form left out would allocate with the runtime's new
+// and free with this delete (std::stable_sort's buffer comes from the nothrow form).
 namespace {
 
 using faultsweep::testing::ks_critical;
 using faultsweep::testing::ks_statistic;
 std::atomic<long> g_allocations{0};
+
+void* counted_malloc(std::size_t n) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n == 0 ? 1 : n);
+}
 }  // namespace
 void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  if (void* p = counted_malloc(n)) return p;
   throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  if (void* p = counted_malloc(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return counted_malloc(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return counted_malloc(n);
 }
 void operator delete(void* p) noexcept {
   std::free(p);
 }
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
 void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 
