@@ -118,6 +118,8 @@ std::uint64_t fit_mask(const std::int32_t* f, std::size_t count, std::int32_t no
 // the search with its start; outside a run, a step at or after starts_before_s ends it with
 // none. The steps between a run's ends are not visited one by one: a search on a busy machine
 // crosses ~11 runs over ~60 steps, and a walk step by step waits on each step's comparison.
+// Each run costs one pass, from its first step (a bit of the block's run starts) to the first
+// gap after it, rather than a pass into the run and another out of it.
 double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, double wall_s,
                                             double held_s, double starts_before_s) const {
   if (!(from_s < starts_before_s)) return kNever;
@@ -133,32 +135,36 @@ double AvailabilityProfile::earliest_before(double from_s, std::int32_t nodes, d
     count = std::min<std::size_t>(k == m + 1 ? 16 : 64, n - k);
     const std::uint64_t all = count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
     const std::uint64_t fit = fit_mask(f + k, count, nodes);
-    std::uint64_t from = all;  // the block's steps not yet passed
-    while (true) {
-      if (run_s == kNever) {
-        const std::uint64_t next = fit & from;
-        if (next == 0) {
-          if (t[k + count - 1] >= starts_before_s) return kNever;
-          break;
-        }
-        const int b = std::countr_zero(next);
-        if (t[k + b] >= starts_before_s) return kNever;
-        run_s = t[k + b];
-        run_k = k + b;
-        from = all & (~std::uint64_t{1} << b);
-      } else {
-        const double end_s = std::min(held_s, run_s + wall_s);
-        const std::uint64_t gap = ~fit & from;
-        if (gap == 0) {
-          if (t[k + count - 1] >= end_s) return found(run_k, run_s);
-          break;
-        }
-        const int e = std::countr_zero(gap);
-        if (t[k + e] >= end_s) return found(run_k, run_s);
-        run_s = kNever;
-        from = all & (~std::uint64_t{1} << e);
+    const std::uint64_t gaps = ~fit & all;
+    std::uint64_t starts = fit & ~(fit << 1);  // the first step of each run in the block
+    if (run_s != kNever) {
+      // The run carried in from the block before ends at the block's first gap, if any.
+      const double end_s = std::min(held_s, run_s + wall_s);
+      if (gaps == 0) {
+        if (t[k + count - 1] >= end_s) return found(run_k, run_s);
+        continue;
       }
+      const int e = std::countr_zero(gaps);
+      if (t[k + e] >= end_s) return found(run_k, run_s);
+      run_s = kNever;
+      starts &= ~std::uint64_t{1};  // bit 0 continued that run
     }
+    // Each run of the block in turn, from its first step to its first gap: one pass a run.
+    for (; starts != 0; starts &= starts - 1) {
+      const int b = std::countr_zero(starts);
+      const double s_b = t[k + b];
+      if (s_b >= starts_before_s) return kNever;
+      const double end_s = std::min(held_s, s_b + wall_s);
+      const std::uint64_t after = gaps & (~std::uint64_t{0} << b);
+      if (after == 0) {  // the run reaches the block's end
+        if (t[k + count - 1] >= end_s) return found(k + b, s_b);
+        run_s = s_b;
+        run_k = k + b;
+        break;
+      }
+      if (t[k + std::countr_zero(after)] >= end_s) return found(k + b, s_b);
+    }
+    if (run_s == kNever && t[k + count - 1] >= starts_before_s) return kNever;
   }
   return run_s == kNever ? kNever : found(run_k, run_s);  // the last step lasts forever
 }
