@@ -67,6 +67,7 @@ work = "20ms"
 mean = { linear = [0, 1], n = 12 }
 TOML
 run_fs slowref run "$WORK/slow.toml" --out "$WORK/slowref.h5" -q
+expect_rc "reference run" 0 slowref
 start_group st "$FS" run "$WORK/slow.toml" --slice 1/2 --out "$WORK/st.h5" -q
 # SIGTERM the moment the slice's journal holds 10 of its 60 tasks of 20 ms (a sixth of its 1.2 s
 # on an idle machine), not after a fixed time: the same stage of the run however loaded the
