@@ -6,7 +6,9 @@
 //   (default results/gottumukkala/ch6_trace_1.csv, made as ch6_raopt.toml says; 200 jobs; 0.105;
 //   cases: a comma-separated list of RA-Opt, RA, RAS, RR, ALL, default all of them; repeats: runs
 //   of each case, the median printed, default 1). The trace is read once before any case is
-//   timed, as a sweep's rank reads it once for all its tasks.
+//   timed, as a sweep's rank reads it once for all its tasks. The runs go in rounds, one run of
+//   each case per round; with RR among the cases, each other case's CPU rate over RR's in the
+//   same round is printed too (median and range: the ratio to quote on a shared machine).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -81,16 +83,23 @@ int main(int argc, char** argv) {
                         {"RAS", "ras", "max"},
                         {"RR", "round_robin", "max"},
                         {"ALL", "first_fit", "all"}};
-  for (const Case& c : cases) {
-    if (!only.empty() && only.find("," + std::string(c.name) + ",") == std::string::npos) continue;
-    Params p = pp;
-    p.set("allocator", std::string(c.alloc));
-    p.set("moldable_size", std::string(c.size));
-    p.set("moldable_min_fraction", 0.5);
-    std::vector<double> cpus, walls, refit_shares;
+  constexpr std::size_t kCases = std::size(cases);
+  struct Run {
+    double cpu_s, wall_s, refit_share;
+    std::int64_t refits;
     sim::Metrics m;
-    std::int64_t refits = 0;
-    for (int r = 0; r < repeats; ++r) {
+  };
+  std::vector<Run> done[kCases];
+  const auto selected = [&](std::size_t c) {
+    return only.empty() || only.find("," + std::string(cases[c].name) + ",") != std::string::npos;
+  };
+  for (int r = 0; r < repeats; ++r) {
+    for (std::size_t c = 0; c < kCases; ++c) {
+      if (!selected(c)) continue;
+      Params p = pp;
+      p.set("allocator", std::string(cases[c].alloc));
+      p.set("moldable_size", std::string(cases[c].size));
+      p.set("moldable_min_fraction", 0.5);
       const auto alloc = policy::make_point_allocator(p);
       const auto sizes = policy::make_point_size_chooser(p);
       const double c0 = cpu_s();
@@ -101,29 +110,49 @@ int main(int argc, char** argv) {
       auto source = failures::make_failure_source(ft, kNodes, 1e300, ctx);
       auto queue = policy::make_queue_policy("fcfs");
       sim::Simulation s(cfg, w.jobs, *source, *queue, *alloc, sizes.get());
-      m = s.run();
-      cpus.push_back(cpu_s() - c0);
-      walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
+      Run run{};
+      run.m = s.run();
+      run.cpu_s = cpu_s() - c0;
+      run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
       double refit_s = 0;
-      refits = 0;
       if (const auto* a = dynamic_cast<const policy::ReliabilityAllocator*>(alloc.get()))
-        refit_s += a->model().refit_seconds(), refits += a->model().refits();
+        refit_s += a->model().refit_seconds(), run.refits += a->model().refits();
       if (const auto* z = dynamic_cast<const policy::RaOptSize*>(sizes.get()))
-        refit_s += z->model().refit_seconds(), refits += z->model().refits();
-      refit_shares.push_back(refit_s / cpus.back());
+        refit_s += z->model().refit_seconds(), run.refits += z->model().refits();
+      run.refit_share = refit_s / run.cpu_s;
+      done[c].push_back(run);
     }
-    const auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v[v.size() / 2];
-    };
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const auto n_jobs = static_cast<double>(w.jobs.size());
+  for (std::size_t c = 0; c < kCases; ++c) {
+    if (done[c].empty()) continue;
+    std::vector<double> cpus, walls, refit_shares;
+    for (const Run& run : done[c])
+      cpus.push_back(run.cpu_s), walls.push_back(run.wall_s),
+          refit_shares.push_back(run.refit_share);
     const double cpu = median(cpus), wall = median(walls), refit_share = median(refit_shares);
+    const Run& last = done[c].back();
     std::printf(
         "  %-7s %8.2f jobs/s CPU (%.1f s), wall %8.2f jobs/s; %lld events, %lld failures, "
         "refits %lld taking %.1f %% of CPU; mean size %.0f\n",
-        c.name, static_cast<double>(w.jobs.size()) / cpu, cpu,
-        static_cast<double>(w.jobs.size()) / wall, static_cast<long long>(m.events),
-        static_cast<long long>(m.failures), static_cast<long long>(refits), 100 * refit_share,
-        m.waste.mean_size);
+        cases[c].name, n_jobs / cpu, cpu, n_jobs / wall, static_cast<long long>(last.m.events),
+        static_cast<long long>(last.m.failures), static_cast<long long>(last.refits),
+        100 * refit_share, last.m.waste.mean_size);
+  }
+  std::size_t rr = 0;  // round robin's index
+  while (std::string(cases[rr].name) != "RR") ++rr;
+  for (std::size_t c = 0; c < kCases; ++c) {
+    if (c == rr || done[c].empty() || done[rr].empty()) continue;
+    std::vector<double> ratio;  // CPU rates: (jobs / cpu) over RR's (jobs / its cpu)
+    for (std::size_t r = 0; r < done[c].size(); ++r)
+      ratio.push_back(done[rr][r].cpu_s / done[c][r].cpu_s);
+    std::printf("  %s / RR, CPU rates in the same round: median %.4f (%.4f..%.4f, %zu rounds)\n",
+                cases[c].name, median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+                *std::max_element(ratio.begin(), ratio.end()), ratio.size());
   }
   return 0;
 }
