@@ -1,13 +1,12 @@
-// source = "batsim": a Batsim JSON workload (`nb_res`, `jobs`, `profiles`). Only jobs whose
-// profile is a delay profile ("delay" up to Batsim 4, "DelayProfile" from Batsim 5: the job
-// holds its resources for `delay` seconds) can be replayed here; a job with any other profile
-// type (parallel tasks, SMPI traces, ...) is refused by name, since its run time depends on
-// Batsim's platform model. Times are kept as Batsim's (subtime is absolute), so a schedule
-// replayed here lines up with Batsim's. Parsed once per file and machine size, like SWF.
+// source = "batsim": a Batsim JSON workload (workload/batsim.hpp says what is read and how),
+// parsed once per file and machine size, like SWF.
+#include "faultsweep/workload/batsim.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,14 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-// A parse with what it dropped and changed beyond ReadStats: jobs whose walltime is below
-// their delay run until the walltime, as Batsim stops them there.
-struct BatsimTrace {
-  Workload w;
-  std::int64_t walltime_cut = 0;
-  bool renumbered = false;  // string ids that are not numbers: jobs numbered 1.. in file order
-};
-
 // obj[key], or null when obj is not an object or has no such key (no copy).
 const json& field(const json& obj, const std::string& key) {
   static const json null;
@@ -45,6 +36,16 @@ std::string batsim_file(const TableReader& t) {
   return *s;
 }
 
+// A value as an error message shows it: a number, a string of at most 60 characters, or the
+// kind and size of an array or object (never their contents, which may be the whole file).
+std::string shown(const json& v) {
+  if (v.is_null()) return "(missing)";
+  if (v.is_array()) return fmt::format("an array of {} values", v.size());
+  if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+  const std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
 // Where in the file an error is: "w.json: job "7" (jobs[3])".
 struct JobPlace {
   const std::string& file;
@@ -53,10 +54,11 @@ struct JobPlace {
   [[noreturn]] void fail(const std::string& field, const json& value,
                          const std::string& expected) const {
     throw InputError(fmt::format("{}: job {} (jobs[{}]): {} = {}: {}", file, id, index, field,
-                                 value.is_null() ? "(missing)" : value.dump(), expected));
+                                 shown(value), expected));
   }
 };
 
+// A number (finite: the parser refuses a literal beyond a double's range).
 double number(const json& job, const char* key, const JobPlace& at) {
   const json& v = field(job, key);
   if (!v.is_number()) at.fail(key, v, "a number");
@@ -70,56 +72,53 @@ double delay_of(const json& profiles, const json& job, const JobPlace& at) {
   const auto p = profiles.find(name.get<std::string>());
   if (p == profiles.end()) at.fail("profile", name, "a profile of the file's \"profiles\"");
   const json& type = field(*p, "type");
-  if (!type.is_string()) at.fail("profile " + name.dump() + " type", type, "a string");
+  if (!type.is_string()) at.fail("profile " + shown(name) + " type", type, "a string");
   const std::string t = type.get<std::string>();
   if (t != "delay" && t != "DelayProfile")
-    at.fail("profile " + name.dump() + " type", type,
+    at.fail("profile " + shown(name) + " type", type,
             "a delay profile (\"delay\" or \"DelayProfile\"): other types need Batsim's "
             "platform model");
   const json& d = field(*p, "delay");
-  if (!d.is_number()) at.fail("profile " + name.dump() + " delay", d, "a number of seconds");
+  if (!d.is_number()) at.fail("profile " + shown(name) + " delay", d, "a number of seconds");
   return d.get<double>();
 }
 
-json parse_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the Batsim workload", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
+}  // namespace
+
+BatsimWorkload parse_batsim(std::string_view text, const std::string& file, int nodes) {
+  json doc;
   try {
-    return json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 9: ...".
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 9: ..." or,
+    // for a number beyond a double's range, "[json.exception.out_of_range.406] number
+    // overflow parsing '1e999'".
     const std::string what = e.what();
     const auto cut = what.find("] ");
-    throw InputError(fmt::format("{}: not valid JSON: {}", path.string(),
+    throw InputError(fmt::format("{}: not valid JSON: {}", file,
                                  cut == std::string::npos ? what : what.substr(cut + 2)));
   }
-}
-
-// The file's jobs on a machine of `nodes` nodes (0: the file's nb_res). res is a job's size
-// in nodes; wider jobs and jobs with a delay <= 0 are dropped and counted.
-BatsimTrace parse_batsim(const std::filesystem::path& path, int nodes) {
-  const std::string file = path.string();
-  const json doc = parse_file(path);
   if (!doc.is_object()) throw InputError(file + ": a Batsim workload is a JSON object");
   const auto top = [&](const char* key, auto ok, const char* expected) -> const json& {
     const json& v = field(doc, key);
-    if (!ok(v))
-      throw InputError(fmt::format("{}: {} = {}: {}", file, key,
-                                   v.is_null() ? "(missing)" : v.dump(), expected));
+    if (!ok(v)) throw InputError(fmt::format("{}: {} = {}: {}", file, key, shown(v), expected));
     return v;
   };
+  // Unsigned integers above int64's range read as negative: they fail the range test too.
   const json& nb = top(
-      "nb_res", [](const json& v) { return v.is_number_integer() && v.get<std::int64_t>() >= 1; },
-      "an integer >= 1");
+      "nb_res",
+      [](const json& v) {
+        return v.is_number_integer() && v.get<std::int64_t>() >= 1 &&
+               v.get<std::int64_t>() <= std::numeric_limits<std::int32_t>::max();
+      },
+      "an integer from 1 to 2^31 - 1");
   const json& jobs = top(
       "jobs", [](const json& v) { return v.is_array(); }, "an array of jobs");
   const json& profiles = top(
       "profiles", [](const json& v) { return v.is_object(); }, "an object of named profiles");
 
-  BatsimTrace t;
-  Workload& w = t.w;
+  BatsimWorkload t;
+  Workload& w = t.workload;
   ReadStats& st = w.stats;
   w.machine_nodes = nodes > 0 ? nodes : static_cast<std::int32_t>(nb.get<std::int64_t>());
   std::map<std::string, std::size_t> seen;  // id -> index, for duplicates
@@ -128,7 +127,7 @@ BatsimTrace parse_batsim(const std::filesystem::path& path, int nodes) {
     const json& job = jobs[i];
     ++st.lines;
     const json& idv = field(job, "id");
-    JobPlace at{file, i, idv.is_null() ? "(no id)" : idv.dump()};
+    JobPlace at{file, i, idv.is_null() ? "(no id)" : shown(idv)};
     if (!job.is_object()) at.fail("job", job, "an object");
     if (!idv.is_string() && !idv.is_number_integer()) at.fail("id", idv, "a string or an integer");
     const std::string id = idv.is_string() ? idv.get<std::string>() : idv.dump();
@@ -192,9 +191,19 @@ BatsimTrace parse_batsim(const std::filesystem::path& path, int nodes) {
   return t;
 }
 
-std::shared_ptr<const BatsimTrace> cached_batsim(const std::filesystem::path& path, int nodes) {
+BatsimWorkload read_batsim(const std::filesystem::path& path, int nodes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open the Batsim workload", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_batsim(text.str(), path.string(), nodes);
+}
+
+namespace {
+
+std::shared_ptr<const BatsimWorkload> cached_batsim(const std::filesystem::path& path, int nodes) {
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const BatsimTrace>> cache;
+  static std::map<std::string, std::shared_ptr<const BatsimWorkload>> cache;
   std::error_code ec;
   const auto abs = std::filesystem::weakly_canonical(path, ec);
   const auto mtime = std::filesystem::last_write_time(path, ec);
@@ -203,7 +212,7 @@ std::shared_ptr<const BatsimTrace> cached_batsim(const std::filesystem::path& pa
   const std::lock_guard<std::mutex> lock(mutex);  // one parse for all replicas waiting on it
   auto it = cache.find(key);
   if (it == cache.end())
-    it = cache.emplace(key, std::make_shared<const BatsimTrace>(parse_batsim(path, nodes))).first;
+    it = cache.emplace(key, std::make_shared<const BatsimWorkload>(read_batsim(path, nodes))).first;
   return it->second;
 }
 
@@ -223,7 +232,7 @@ void validate_batsim(const TableReader& r, const std::filesystem::path& base_dir
 }
 
 Workload make_batsim(const TableReader& r, int nodes, const std::string&, const RunContext& ctx) {
-  return cached_batsim(ctx.resolve(batsim_file(r)), nodes)->w;
+  return cached_batsim(ctx.resolve(batsim_file(r)), nodes)->workload;
 }
 
 std::optional<InputReading> batsim_reading_of(const TableReader& r, int nodes,
@@ -232,13 +241,13 @@ std::optional<InputReading> batsim_reading_of(const TableReader& r, int nodes,
   ctx.base_dir = base_dir;
   const std::filesystem::path path = ctx.resolve(batsim_file(r));
   const auto t = cached_batsim(path, nodes);
-  auto counts = t->w.stats.counts();
+  auto counts = t->workload.stats.counts();
   counts.emplace_back("walltime_cut", t->walltime_cut);
   counts.emplace_back("ids_renumbered", t->renumbered ? 1 : 0);
-  std::string summary = t->w.stats.summary();
-  for (const std::string& note : t->w.notes) summary += "; " + note;
+  std::string summary = t->workload.stats.summary();
+  for (const std::string& note : t->workload.notes) summary += "; " + note;
   return InputReading{path.lexically_normal(),
-                      fmt::format("machine_nodes={}", t->w.machine_nodes),
+                      fmt::format("machine_nodes={}", t->workload.machine_nodes),
                       counts,
                       summary,
                       {}};

@@ -13,6 +13,7 @@
 #include "faultsweep/sweep/job.hpp"
 #include "faultsweep/sweep/provenance.hpp"
 #include "faultsweep/sweep/store.hpp"
+#include "faultsweep/workload/batsim.hpp"
 #include "faultsweep/workload/factory.hpp"
 #include "temp_dir.hpp"
 
@@ -163,11 +164,49 @@ TEST_CASE("batsim: bad workloads are errors naming the file, the job and the fie
                      {"id": 3, "subtime": 1, "res": 1, "profile": "d"})")
             .find("job 3 (jobs[1]): id = 3: unique (jobs[0] has it too)") != std::string::npos);
   CHECK(error_of(write(dir.path(), "nb.json", R"({"jobs": [], "profiles": {}})"))
-            .find("nb.json: nb_res = (missing): an integer >= 1") != std::string::npos);
+            .find("nb.json: nb_res = (missing): an integer from 1 to 2^31 - 1") !=
+        std::string::npos);
   CHECK(error_of(write(dir.path(), "syntax.json", "{\"nb_res\": 4,\n \"jobs\": [}"))
             .find("syntax.json: not valid JSON: parse error at line 2") != std::string::npos);
   CHECK(error_of(write(dir.path(), "none.json", head + "]}"))
             .find("no usable jobs in the Batsim workload") != std::string::npos);
   // A missing file is found when the table is checked, before anything is read.
   CHECK_THROWS_AS(validate_workload(batsim_table(dir.path() / "absent.json"), "."), InputError);
+}
+
+TEST_CASE("batsim: values out of range are refused, and messages never quote a whole value",
+          "[workload][batsim]") {
+  const std::string profiles = R"("profiles": {"d": {"type": "delay", "delay": 5}})";
+  const auto error = [](const std::string& text) {
+    try {
+      (void)parse_batsim(text, "w.json", 0);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  // nb_res beyond a 32-bit node count (it would wrap to another machine size).
+  CHECK(error("{\"nb_res\": 4294967297, \"jobs\": [], " + profiles + "}")
+            .find("nb_res = 4294967297: an integer from 1 to 2^31 - 1") != std::string::npos);
+  CHECK(error("{\"nb_res\": 18446744073709551615, \"jobs\": [], " + profiles + "}")
+            .find("nb_res = 18446744073709551615") != std::string::npos);
+  // A literal beyond a double's range is refused by the parser, as an error of the file.
+  const std::string head = "{\"nb_res\": 4, " + profiles + ", \"jobs\": [";
+  CHECK(error(head + R"({"id": 1, "subtime": 1e999, "res": 1, "profile": "d"}]})") ==
+        "w.json: not valid JSON: number overflow parsing '1e999'");
+  // A job that is a deep array, and a long string id: the message names their kind and size.
+  const std::string deep = std::string(20000, '[') + std::string(20000, ']');
+  CHECK(error(head + deep + "]}") ==
+        "w.json: job (no id) (jobs[0]): job = an array of 1 values: an object");
+  const std::string long_id = std::string(1000, 'x');
+  const std::string msg = error(head + R"({"id": ")" + long_id + R"(", "subtime": -1})" + "]}");
+  CHECK(msg.find("subtime = -1") != std::string::npos);
+  CHECK(msg.size() < 200);
+  // The text reader is the file reader's parse: the same workload.
+  const BatsimWorkload w = parse_batsim(
+      head + R"({"id": 1, "subtime": 3, "res": 2, "walltime": 4, "profile": "d"}]})", "w.json", 0);
+  REQUIRE(w.workload.jobs.size() == 1);
+  CHECK(w.workload.machine_nodes == 4);
+  CHECK(w.walltime_cut == 1);
+  CHECK(w.workload.jobs[0].runtime_s == 4);
 }
