@@ -189,6 +189,11 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view text, s
           why = fmt::format("range \"{}\" names more than {} nodes", range, max_names);
           return std::nullopt;
         }
+        // The group's ranges together, before any is expanded (each alone may be below it).
+        if (items.size() + static_cast<std::size_t>(hi - lo) >= max_names) {
+          why = fmt::format("the ranges of [{}] name more than {} nodes", group, max_names);
+          return std::nullopt;
+        }
         // Zero padding as written: "001-004" is three digits wide.
         for (std::int64_t v = lo; v <= hi; ++v)
           items.push_back(fmt::format("{:0{}}", v, lo_text.size()));

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/slurm_text.hpp"
@@ -93,7 +94,7 @@ TraceLog parse_slurm_events(std::string_view data, const std::string& file,
   TraceLog log;
   if (!o.node_list.empty()) {
     std::string why;
-    const auto names = slurm::expand_hostlist(o.node_list, why);
+    const auto names = slurm::expand_hostlist(o.node_list, why, o.max_host_names);
     if (!names)
       throw InputError("node_list", "\"" + o.node_list + "\"", "a Slurm host list: " + why);
     for (const std::string& n : *names)
@@ -161,7 +162,7 @@ TraceLog parse_slurm_events(std::string_view data, const std::string& file,
       end = *t1;
     }
     std::string why;
-    const auto nodes = slurm::expand_hostlist(node_field, why);
+    const auto nodes = slurm::expand_hostlist(node_field, why, o.max_host_names);
     if (!nodes) {
       bad.report(at,
                  fmt::format("field NodeName = '{}': not a Slurm host list: {}", node_field, why));
@@ -200,13 +201,15 @@ TraceLog parse_slurm_events(std::string_view data, const std::string& file,
   }
   // Node ids: the list's order, else the kept names in sorted order.
   if (listed.empty()) {
-    std::vector<std::string> names;
-    for (const Outage& u : outages) names.push_back(u.node);
+    // Each name once (a dump names the same nodes in many events), then sorted.
+    std::unordered_set<std::string_view> seen;
+    std::vector<std::string_view> names;
+    for (const Outage& u : outages)
+      if (seen.insert(u.node).second) names.push_back(u.node);
     std::sort(names.begin(), names.end(), slurm::node_name_less);
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    for (const std::string& n : names)
+    for (const std::string_view n : names)
       listed.emplace(n, static_cast<std::int32_t>(log.node_names.size())),
-          log.node_names.push_back(n);
+          log.node_names.emplace_back(n);
   }
   log.nodes = static_cast<std::int64_t>(log.node_names.size());
   for (const Outage& u : outages)
@@ -261,7 +264,7 @@ void parse_slurm(const TableReader& r, TraceSpec& t) {
   o.node_list = r.string("node_list").value_or("");
   if (!o.node_list.empty()) {
     std::string why;
-    if (!slurm::expand_hostlist(o.node_list, why))
+    if (!slurm::expand_hostlist(o.node_list, why, o.max_host_names))
       throw InputError("node_list", r.text("node_list"), "a Slurm host list: " + why);
   }
   const auto offset = slurm::parse_utc_offset(r.string("utc_offset").value_or("UTC"));

@@ -76,10 +76,15 @@ TEST_CASE("Slurm host lists expand as Slurm does", "[slurm_text]") {
   const struct {
     const char* text;
     const char* why;
-  } bad[] = {{"cn[1-3", "without its ']'"}, {"cn1-3]", "without its '['"},
-             {"cn[3-1]", "ends below"},     {"cn[a-b]", "not a number"},
-             {"a,,b", "empty host name"},   {"a,", "after the last comma"},
-             {"", "no host name"},          {"n[0-99999999]", "more than"}};
+  } bad[] = {{"cn[1-3", "without its ']'"},
+             {"cn1-3]", "without its '['"},
+             {"cn[3-1]", "ends below"},
+             {"cn[a-b]", "not a number"},
+             {"a,,b", "empty host name"},
+             {"a,", "after the last comma"},
+             {"", "no host name"},
+             {"n[0-99999999]", "more than"},
+             {"n[0-600,0-600]", "the ranges of [0-600,0-600] name more than 1000"}};
   for (const auto& b : bad) {
     INFO(b.text);
     CHECK_FALSE(expand_hostlist(b.text, why, 1000).has_value());

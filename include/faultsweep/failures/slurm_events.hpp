@@ -27,6 +27,7 @@
 //   - bad records (field count, a time that is not one, an end before its start, a host list
 //     that is not one) are "file:line: field Name = 'value': what", counted or thrown with
 //     stop_on_bad.
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -44,6 +45,10 @@ struct SlurmEventOptions {
   std::optional<double> start_unix_s;
   std::optional<double> dump_unix_s;
   bool stop_on_bad = false;
+  // The most names one host list may expand to (a bad record beyond it): far above any
+  // machine's node count; lowered by the reader's fuzz target, whose inputs would otherwise
+  // spend its time on a few ranges of millions of names.
+  std::size_t max_host_names = std::size_t{1} << 24;
 };
 
 TraceLog parse_slurm_events(std::string_view text, const std::string& file,
