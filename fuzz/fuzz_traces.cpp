@@ -1,5 +1,5 @@
 // libFuzzer targets: one failure-log reader on arbitrary text, chosen at compile time
-// (FAULTSWEEP_FUZZ_TRACE_LANL / _CSV / _FTA / _PNNL; fuzz/readers.cmake builds all four).
+// (FAULTSWEEP_FUZZ_TRACE_LANL / _CSV / _FTA / _PNNL / _SLURM; fuzz/readers.cmake builds all).
 // Bad input must end in InputError; an accepted log must hold what TraceSource relies on.
 #include <cmath>
 #include <cstddef>
@@ -9,6 +9,7 @@
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/failures/fta.hpp"
 #include "faultsweep/failures/pnnl.hpp"
+#include "faultsweep/failures/slurm_events.hpp"
 #include "faultsweep/failures/trace.hpp"
 
 namespace {
@@ -39,8 +40,19 @@ TraceLog parse(std::string_view text, unsigned choice) {
   o.downtime_s = 3600;
   o.stop_on_bad = fail;
   return parse_pnnl(text, "mpp2.csv", o);
+#elif defined(FAULTSWEEP_FUZZ_TRACE_SLURM)
+  SlurmEventOptions o;
+  o.stop_on_bad = fail;
+  o.max_host_names = 4096;  // else a few ranges of millions of names take each input's time
+  if (choice & 2) o.reason = "not resp|fail";
+  if (choice & 4) o.exclude_reason = "maint";
+  if (choice & 8) o.node_list = "cn[001-016],gpu[1-4]";
+  if (choice & 16) o.utc_offset_s = 3600;
+  if (choice & 32) o.start_unix_s = 1.7e9;
+  if (choice & 64) o.dump_unix_s = 1.8e9;
+  return parse_slurm_events(text, "events.txt", o);
 #else
-#error "define one of FAULTSWEEP_FUZZ_TRACE_LANL, _CSV, _FTA, _PNNL"
+#error "define one of FAULTSWEEP_FUZZ_TRACE_LANL, _CSV, _FTA, _PNNL, _SLURM"
 #endif
 }
 
