@@ -41,6 +41,14 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const workload::Job& in = jobs[i];
     FS_CHECK(i == 0 || in.submit_s >= jobs[i - 1].submit_s, "jobs must be sorted by submit time");
+    // The readers refuse such times; a generator's parameters can still make them.
+    if (!(std::abs(in.submit_s) <= workload::kMaxJobTimeS) ||
+        !(in.runtime_s <= workload::kMaxJobTimeS) || !(in.estimate_s <= workload::kMaxJobTimeS))
+      throw InputError(
+          "workload", "",
+          fmt::format("job {} (id {}): submit {:g} s, run time {:g} s, estimate "
+                      "{:g} s: each must be at most {:g} s (~31,700 years)",
+                      i, in.id, in.submit_s, in.runtime_s, in.estimate_s, workload::kMaxJobTimeS));
     JobRecord& r = jobs_[i];
     r.submit_s = in.submit_s;
     r.runtime_s = std::max(0.0, in.runtime_s);

@@ -251,6 +251,10 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
         bad_field(line_no, "Elapsed", f[c.elapsed], "not a duration ([D-]HH:MM:SS or MM:SS)");
         continue;
       }
+      if (e->seconds > kMaxJobTimeS) {
+        bad_field(line_no, "Elapsed", f[c.elapsed], "beyond 1e12 s (~31,700 years)");
+        continue;
+      }
       runtime = e->seconds;
     } else if (still_running && !cut_at_dump) {
       cut_later.emplace_back(kept.size(), start);  // the file's latest time, known at the end
@@ -303,7 +307,9 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
     r.job.submit_s = submit;
     r.job.runtime_s = runtime;
     r.job.size = static_cast<std::int32_t>(*size);
-    const bool usable = limit && limit->kind == slurm::Duration::Kind::seconds;
+    // A limit beyond kMaxJobTimeS (~31,700 years) says no more than UNLIMITED.
+    const bool usable =
+        limit && limit->kind == slurm::Duration::Kind::seconds && limit->seconds <= kMaxJobTimeS;
     r.job.estimate_s = usable ? limit->seconds : 0;
     r.estimate_fixed = !usable;
     r.state = still_running ? kSacctKeptStates.size() : state_index(state);

@@ -79,7 +79,8 @@ double delay_of(const json& profiles, const json& job, const JobPlace& at) {
             "a delay profile (\"delay\" or \"DelayProfile\"): other types need Batsim's "
             "platform model");
   const json& d = field(*p, "delay");
-  if (!d.is_number()) at.fail("profile " + shown(name) + " delay", d, "a number of seconds");
+  if (!d.is_number() || d.get<double>() > kMaxJobTimeS)
+    at.fail("profile " + shown(name) + " delay", d, "a number of seconds, at most 1e12");
   return d.get<double>();
 }
 
@@ -134,7 +135,8 @@ BatsimWorkload parse_batsim(std::string_view text, const std::string& file, int 
     if (const auto [it, fresh] = seen.emplace(id, i); !fresh)
       at.fail("id", idv, fmt::format("unique (jobs[{}] has it too)", it->second));
     const double sub = number(job, "subtime", at);
-    if (!(sub >= 0)) at.fail("subtime", job.at("subtime"), "a time >= 0 (seconds)");
+    if (!(sub >= 0) || sub > kMaxJobTimeS)
+      at.fail("subtime", job.at("subtime"), "a time from 0 to 1e12 s");
     const json& res = field(job, "res");
     if (!res.is_number_integer() || res.get<std::int64_t>() < 1)
       at.fail("res", res, "an integer >= 1 (resources)");
@@ -142,8 +144,8 @@ BatsimWorkload parse_batsim(std::string_view text, const std::string& file, int 
     double walltime = -1;
     if (!field(job, "walltime").is_null()) {
       walltime = number(job, "walltime", at);
-      if (!(walltime > 0) && walltime != -1)
-        at.fail("walltime", job.at("walltime"), "a time > 0 (seconds), or -1 for none");
+      if ((!(walltime > 0) && walltime != -1) || walltime > kMaxJobTimeS)
+        at.fail("walltime", job.at("walltime"), "a time > 0 and <= 1e12 s, or -1 for none");
     }
     const double delay = delay_of(profiles, job, at);
     if (!(delay > 0)) {

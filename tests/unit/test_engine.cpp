@@ -301,3 +301,19 @@ TEST_CASE("node slots: slots keep their entries when the store grows past its re
   }
   CHECK(slots.capacity_entries() > 16);
 }
+
+TEST_CASE("engine: a job time beyond 1e12 s is an input error, not an internal check", "[engine]") {
+  // Generators can make such times from their parameters; the readers refuse them earlier.
+  sim::SimConfig cfg;
+  cfg.nodes = 4;
+  for (const auto& bad : {job(1, 1e300, 5, 1), job(1, 0, 2e12, 1), job(1, 0, 5, 1, 1e13)}) {
+    const std::vector<workload::Job> jobs{job(0, 0, 5, 1), bad};
+    try {
+      (void)simulate(cfg, jobs, {});
+      FAIL("expected an InputError");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find("job 1 (id 1)") != std::string::npos);
+      CHECK(std::string(e.what()).find("at most 1e+12 s") != std::string::npos);
+    }
+  }
+}

@@ -8,6 +8,11 @@
 
 namespace faultsweep::workload {
 
+// The latest submit time and the longest run time or estimate a job may have (s, ~31,700
+// years). Far beyond any log, and far below where a double stops telling a job's start from its
+// end (~1e15 s for a run of seconds): readers refuse larger times as input errors.
+inline constexpr double kMaxJobTimeS = 1e12;
+
 struct Job {
   std::int64_t id = 0;     // SWF job number, or the index of a generated job
   double submit_s = 0;     // arrival time
