@@ -10,7 +10,8 @@ namespace faultsweep::workload {
 
 // The latest submit time and the longest run time or estimate a job may have (s, ~31,700
 // years). Far beyond any log, and far below where a double stops telling a job's start from its
-// end (~1e15 s for a run of seconds): readers refuse larger times as input errors.
+// end (~1e15 s for a run of seconds). Readers refuse larger times as bad records (sacct reads
+// such a time limit as none), and the simulator refuses them as input errors.
 inline constexpr double kMaxJobTimeS = 1e12;
 
 struct Job {
