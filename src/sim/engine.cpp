@@ -131,6 +131,15 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
       stalled();
     const Event e = events_.pop();
     FS_CHECK(e.time_s >= now_, "event in the past");
+    // Job times are bounded where they are read; a failure log's time or down time can still
+    // carry the clock there, and beyond it a job's end rounds onto its start.
+    if (e.time_s > workload::kMaxJobTimeS) [[unlikely]]
+      throw InputError(fmt::format(
+          "the simulated clock would pass {:g} s (~31,700 years; next event at {:g} s) with {} "
+          "of {} jobs not finished: a failure or repair that late (a failure log's time or down "
+          "time?) cannot be simulated to the second",
+          workload::kMaxJobTimeS, e.time_s,
+          static_cast<std::int64_t>(jobs_.size()) - completed_ - rejected_, jobs_.size()));
     now_ = e.time_s;
     ++events_count_;
     // Every event (one relaxed load): with a reliability-aware allocator on a large machine one

@@ -317,3 +317,20 @@ TEST_CASE("engine: a job time beyond 1e12 s is an input error, not an internal c
     }
   }
 }
+
+TEST_CASE("engine: a repair beyond 1e12 s is an input error, not an internal check", "[engine]") {
+  // Node 2 down for 1e300 s: the 4-node job can run again only at the repair, where its end
+  // would round onto its start. A failure that late, after every job ended, changes nothing.
+  sim::SimConfig cfg;
+  cfg.nodes = 4;
+  const std::vector<workload::Job> jobs{job(0, 0, 500, 4), job(1, 10, 500, 2)};
+  try {
+    (void)simulate(cfg, jobs, {{5, 2, 1e300}});
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("would pass 1e+12 s") != std::string::npos);
+    // FCFS: the requeued 4-node job waits at the head, and the other behind it.
+    CHECK(std::string(e.what()).find("with 2 of 2 jobs not finished") != std::string::npos);
+  }
+  CHECK(simulate(cfg, jobs, {{100, 1, 60}, {1e300, 2, 60}}).m.completed == 2);
+}
