@@ -1,7 +1,8 @@
 # libFuzzer targets of the input readers (SWF, sacct, Batsim JSON and the five failure-log
-# formats, the PNNL reader with a user's node_pattern) and of `faultsweep fit`'s CSV path. Included by
-# fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); each target links the library, which
-# FAULTSWEEP_FUZZ builds with coverage and the sanitizers, so the fuzzers see inside the readers.
+# formats, the PNNL reader with a user's node_pattern) and of `faultsweep fit`'s CSV path.
+# Included by fuzz/CMakeLists.txt (`include(readers.cmake OPTIONAL)`); each target links the
+# library, which FAULTSWEEP_FUZZ builds with coverage and the sanitizers, so the fuzzers see
+# inside the readers.
 #   bash scripts/sanitize.sh build        (the sanitizer tree, build-asan/, with every target)
 #   build-asan/fuzz/fuzz_swf -max_total_time=600 CORPUS_DIR
 faultsweep_fuzz_target(fuzz_swf ${CMAKE_CURRENT_LIST_DIR}/fuzz_swf.cpp)
