@@ -44,11 +44,11 @@ Simulation::Simulation(const SimConfig& config, std::span<const workload::Job> j
     // The readers refuse such times; a generator's parameters can still make them.
     if (!(std::abs(in.submit_s) <= workload::kMaxJobTimeS) ||
         !(in.runtime_s <= workload::kMaxJobTimeS) || !(in.estimate_s <= workload::kMaxJobTimeS))
-      throw InputError(
-          "workload", "",
-          fmt::format("job {} (id {}): submit {:g} s, run time {:g} s, estimate "
-                      "{:g} s: each must be at most {:g} s (~31,700 years)",
-                      i, in.id, in.submit_s, in.runtime_s, in.estimate_s, workload::kMaxJobTimeS));
+      throw InputError("workload", "",
+                       fmt::format("job {} (id {}): submit {:g} s, run time {:g} s, estimate "
+                                   "{:g} s: each must be at most {}",
+                                   i, in.id, in.submit_s, in.runtime_s, in.estimate_s,
+                                   workload::kMaxJobTimeText));
     JobRecord& r = jobs_[i];
     r.submit_s = in.submit_s;
     r.runtime_s = std::max(0.0, in.runtime_s);
@@ -131,14 +131,15 @@ Metrics Simulation::run(const std::atomic<bool>* stop) {
       stalled();
     const Event e = events_.pop();
     FS_CHECK(e.time_s >= now_, "event in the past");
-    // Job times are bounded where they are read; a failure log's time or down time can still
-    // carry the clock there, and beyond it a job's end rounds onto its start.
-    if (e.time_s > workload::kMaxJobTimeS) [[unlikely]]
+    // Job times are bounded where they are read (workload::kMaxJobTimeS); failures, repairs or
+    // a long queue can still carry the clock where a job's end rounds by more than the
+    // accounting's microsecond.
+    if (e.time_s > workload::kMaxClockS) [[unlikely]]
       throw InputError(fmt::format(
-          "the simulated clock would pass {:g} s (~31,700 years; next event at {:g} s) with {} "
-          "of {} jobs not finished: a failure or repair that late (a failure log's time or down "
-          "time?) cannot be simulated to the second",
-          workload::kMaxJobTimeS, e.time_s,
+          "the simulated clock would pass {} (next event at {:g} s) with {} of {} jobs not "
+          "finished, where a job's end can no longer be kept to the microsecond: a failure or "
+          "repair that late (a failure log's time or down time?), or a schedule that long",
+          workload::kMaxClockText, e.time_s,
           static_cast<std::int64_t>(jobs_.size()) - completed_ - rejected_, jobs_.size()));
     now_ = e.time_s;
     ++events_count_;

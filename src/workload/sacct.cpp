@@ -252,7 +252,8 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
         continue;
       }
       if (e->seconds > kMaxJobTimeS) {
-        bad_field(line_no, "Elapsed", f[c.elapsed], "beyond 1e12 s (~31,700 years)");
+        bad_field(line_no, "Elapsed", f[c.elapsed],
+                  fmt::format("beyond {}", kMaxJobTimeText).c_str());
         continue;
       }
       runtime = e->seconds;
@@ -307,7 +308,7 @@ SacctWorkload parse_sacct(std::string_view bytes, const std::string& file,
     r.job.submit_s = submit;
     r.job.runtime_s = runtime;
     r.job.size = static_cast<std::int32_t>(*size);
-    // A limit beyond kMaxJobTimeS (~31,700 years) says no more than UNLIMITED.
+    // A limit beyond kMaxJobTimeS (~136 years) says no more than UNLIMITED.
     const bool usable =
         limit && limit->kind == slurm::Duration::Kind::seconds && limit->seconds <= kMaxJobTimeS;
     r.job.estimate_s = usable ? limit->seconds : 0;

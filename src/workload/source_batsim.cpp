@@ -80,7 +80,8 @@ double delay_of(const json& profiles, const json& job, const JobPlace& at) {
             "platform model");
   const json& d = field(*p, "delay");
   if (!d.is_number() || d.get<double>() > kMaxJobTimeS)
-    at.fail("profile " + shown(name) + " delay", d, "a number of seconds, at most 1e12");
+    at.fail("profile " + shown(name) + " delay", d,
+            fmt::format("a number of seconds, at most {}", kMaxJobTimeText));
   return d.get<double>();
 }
 
@@ -136,7 +137,7 @@ BatsimWorkload parse_batsim(std::string_view text, const std::string& file, int 
       at.fail("id", idv, fmt::format("unique (jobs[{}] has it too)", it->second));
     const double sub = number(job, "subtime", at);
     if (!(sub >= 0) || sub > kMaxJobTimeS)
-      at.fail("subtime", job.at("subtime"), "a time from 0 to 1e12 s");
+      at.fail("subtime", job.at("subtime"), fmt::format("a time from 0 to {}", kMaxJobTimeText));
     const json& res = field(job, "res");
     if (!res.is_number_integer() || res.get<std::int64_t>() < 1)
       at.fail("res", res, "an integer >= 1 (resources)");
@@ -145,7 +146,8 @@ BatsimWorkload parse_batsim(std::string_view text, const std::string& file, int 
     if (!field(job, "walltime").is_null()) {
       walltime = number(job, "walltime", at);
       if ((!(walltime > 0) && walltime != -1) || walltime > kMaxJobTimeS)
-        at.fail("walltime", job.at("walltime"), "a time > 0 and <= 1e12 s, or -1 for none");
+        at.fail("walltime", job.at("walltime"),
+                fmt::format("a time > 0 and at most {}, or -1 for none", kMaxJobTimeText));
     }
     const double delay = delay_of(profiles, job, at);
     if (!(delay > 0)) {

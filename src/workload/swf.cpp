@@ -207,8 +207,8 @@ Workload parse_swf(std::string_view bytes, const std::string& file, const SwfOpt
     }
     if (f[1] > kMaxJobTimeS || runtime > kMaxJobTimeS || f[8] > kMaxJobTimeS) {
       const int field = f[1] > kMaxJobTimeS ? 1 : runtime > kMaxJobTimeS ? 3 : 8;
-      bad(line_no, fmt::format("field {} ({}) = {:g}: beyond {:g} s (~31,700 years)", field + 1,
-                               kFieldNames[field], f[field], kMaxJobTimeS));
+      bad(line_no, fmt::format("field {} ({}) = {:g}: beyond {}", field + 1, kFieldNames[field],
+                               f[field], kMaxJobTimeText));
       continue;
     }
     const double requested = f[7], allocated = f[4];

@@ -155,11 +155,12 @@ TEST_CASE("batsim: bad workloads are errors naming the file, the job and the fie
   CHECK(job_error(R"({"id": 3, "subtime": "x", "res": 1, "profile": "d"})")
             .find("job 3 (jobs[0]): subtime = \"x\": a number") != std::string::npos);
   CHECK(job_error(R"({"id": 3, "subtime": -1, "res": 1, "profile": "d"})")
-            .find("subtime = -1: a time from 0 to 1e12 s") != std::string::npos);
+            .find("subtime = -1: a time from 0 to 2^32 s (~136 years)") != std::string::npos);
   CHECK(job_error(R"({"id": 3, "subtime": 0, "res": 1, "profile": "e"})")
             .find("profile = \"e\": a profile of the file's \"profiles\"") != std::string::npos);
   CHECK(job_error(R"({"id": 3, "subtime": 0, "res": 1, "walltime": 0, "profile": "d"})")
-            .find("walltime = 0: a time > 0 and <= 1e12 s, or -1 for none") != std::string::npos);
+            .find("walltime = 0: a time > 0 and at most 2^32 s (~136 years), or -1 for none") !=
+        std::string::npos);
   CHECK(job_error(R"({"id": 3, "subtime": 0, "res": 1, "profile": "d"},
                      {"id": 3, "subtime": 1, "res": 1, "profile": "d"})")
             .find("job 3 (jobs[1]): id = 3: unique (jobs[0] has it too)") != std::string::npos);
@@ -196,9 +197,9 @@ TEST_CASE("batsim: values out of range are refused, and messages never quote a w
         "w.json: not valid JSON: number overflow parsing '1e999'");
   // Times a double cannot run a job of seconds at.
   CHECK(error(head + R"({"id": 1, "subtime": 1e300, "res": 1, "profile": "d"}]})")
-            .find("subtime = 1e+300: a time from 0 to 1e12 s") != std::string::npos);
-  CHECK(error(head + R"({"id": 1, "subtime": 0, "res": 1, "walltime": 2e12, "profile": "d"}]})")
-            .find("walltime = 2000000000000.0: a time > 0 and <= 1e12 s") != std::string::npos);
+            .find("subtime = 1e+300: a time from 0 to 2^32 s") != std::string::npos);
+  CHECK(error(head + R"({"id": 1, "subtime": 0, "res": 1, "walltime": 5e9, "profile": "d"}]})")
+            .find("walltime = 5000000000.0: a time > 0 and at most 2^32 s") != std::string::npos);
   // A job that is a deep array, and a long string id: the message names their kind and size.
   const std::string deep = std::string(20000, '[') + std::string(20000, ']');
   CHECK(error(head + deep + "]}") ==

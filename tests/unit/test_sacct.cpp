@@ -153,9 +153,9 @@ TEST_CASE("sacct: errors name the file, the line, the field and the value", "[sa
         "d.txt:2: field Elapsed = '1:2:3:4': not a duration ([D-]HH:MM:SS or MM:SS)");
   CHECK(error_of("1|1" + ok + "00:01:00|soon|1|COMPLETED")
             .find("d.txt:2: field Timelimit = 'soon': not a duration") == 0);
-  // Beyond 1e12 s (~31,700 years) a run time is an error; a limit says no more than UNLIMITED.
+  // Beyond 2^32 s (~136 years) a run time is an error; a limit says no more than UNLIMITED.
   CHECK(error_of("1|1" + ok + "999999999-00:00:00|00:10:00|1|COMPLETED") ==
-        "d.txt:2: field Elapsed = '999999999-00:00:00': beyond 1e12 s (~31,700 years)");
+        "d.txt:2: field Elapsed = '999999999-00:00:00': beyond 2^32 s (~136 years)");
   {
     const SacctWorkload d = parse_sacct(
         std::string(kHeader) + "1|1" + ok + "00:01:00|999999999-00:00:00|1|COMPLETED\n", "d.txt");

@@ -3,16 +3,24 @@
 // All times in seconds from the start of the workload.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace faultsweep::workload {
 
-// The latest submit time and the longest run time or estimate a job may have (s, ~31,700
-// years). Far beyond any log, and far below where a double stops telling a job's start from its
-// end (~1e15 s for a run of seconds). Readers refuse larger times as bad records (sacct reads
-// such a time limit as none), and the simulator refuses them as input errors.
-inline constexpr double kMaxJobTimeS = 1e12;
+// The latest submit time and the longest run time or estimate a job may have: 2^32 s (~136
+// years), beyond any log (Unix times up to 2106 included). Readers refuse larger times as bad
+// records (sacct reads such a time limit as none), and the simulator refuses them as input
+// errors. With them the simulated clock stays below kMaxClockS unless failures or queueing
+// carry it further, which the simulator refuses too: below 2^33 s a double's spacing is 2^-19
+// s, so a job's end, computed as its start plus its run time, is within 2^-20 s (< 1 us, the
+// simulator's accounting tolerance) of the exact one. (At ~1e11 s a run of 5.7 s already ends
+// more than a microsecond early.)
+inline constexpr double kMaxJobTimeS = 0x1p32;
+inline constexpr double kMaxClockS = 0x1p33;
+inline constexpr std::string_view kMaxJobTimeText = "2^32 s (~136 years)";
+inline constexpr std::string_view kMaxClockText = "2^33 s (~272 years)";
 
 struct Job {
   std::int64_t id = 0;     // SWF job number, or the index of a generated job
