@@ -12,6 +12,7 @@
 // field (empty for a whole sweep), then u32 results_version before the metric count.
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct JournalContents {
 
 // Reads a journal; throws IoError if the header is missing or corrupt.
 JournalContents read_journal(const std::filesystem::path& path);
+// The same from the journal's bytes (`path` names it in messages).
+JournalContents parse_journal(std::span<const unsigned char> bytes,
+                              const std::filesystem::path& path);
 
 class Journal {
  public:

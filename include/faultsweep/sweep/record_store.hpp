@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ class RecordJournal {
   std::string path_;
   std::vector<unsigned char> buffer_;
 };
+
+// A side journal's bytes: 0 if they do not start with its header (then RecordJournal::open
+// starts the file again if it is shorter than the header, and refuses it otherwise); else its
+// intact records into *records and the bytes they take with the header (what open() keeps).
+std::size_t parse_record_journal(std::span<const unsigned char> bytes, TaskRecords* records);
 
 // A sweep's records: the side journal and what it holds.
 struct RecordOutput {

@@ -47,7 +47,7 @@ void write_all(int fd, const unsigned char* p, std::size_t n, const std::string&
 
 class Reader {
  public:
-  explicit Reader(const std::vector<unsigned char>& d) : d_(d) {}
+  explicit Reader(std::span<const unsigned char> d) : d_(d) {}
   // n <= what is left, without overflow (a damaged length field may be near 2^64).
   bool can(std::size_t n) const { return n <= d_.size() - pos_; }
   template <class T>
@@ -61,7 +61,7 @@ class Reader {
   void skip(std::size_t n) { pos_ += n; }
 
  private:
-  const std::vector<unsigned char>& d_;
+  std::span<const unsigned char> d_;
   std::size_t pos_ = 0;
 };
 
@@ -77,8 +77,9 @@ void lock_or_refuse(int fd, const std::string& path) {
   throw IoError(fmt::format("{}: cannot lock the journal: {}", path, std::strerror(err)));
 }
 
-JournalContents parse_journal(const std::vector<unsigned char>& d,
-                              const std::filesystem::path& path) {
+}  // namespace
+
+JournalContents parse_journal(std::span<const unsigned char> d, const std::filesystem::path& path) {
   const auto bad = [&](const char* why) {
     return IoError(fmt::format("{}: not a faultsweep journal or its header is damaged ({})",
                                path.string(), why));
@@ -144,8 +145,6 @@ JournalContents parse_journal(const std::vector<unsigned char>& d,
   c.dropped_bytes = d.size() - c.valid_bytes;
   return c;
 }
-
-}  // namespace
 
 JournalContents read_journal(const std::filesystem::path& path) {
   std::error_code ec;

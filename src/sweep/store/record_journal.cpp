@@ -28,6 +28,13 @@ void put(std::vector<unsigned char>& b, T v) {
   put_bytes(b, &v, sizeof(T));
 }
 
+// The file's first bytes: the magic and its CRC-32.
+std::vector<unsigned char> header_bytes() {
+  std::vector<unsigned char> header(kMagic, kMagic + kMagicLen);
+  put<std::uint32_t>(header, crc32_bytes(header.data(), header.size()));
+  return header;
+}
+
 [[noreturn]] void fail(const std::string& path, const char* what) {
   throw IoError(
       fmt::format("{}: cannot {} the records journal: {}", path, what, std::strerror(errno)));
@@ -55,8 +62,10 @@ std::vector<unsigned char> read_all(int fd, const std::string& path) {
   }
 }
 
-// The intact records of `d` into *out; returns the bytes they take (with the header).
-std::size_t parse(const std::vector<unsigned char>& d, TaskRecords* out) {
+}  // namespace
+
+std::size_t parse_record_journal(std::span<const unsigned char> d, TaskRecords* out) {
+  if (d.size() < kHeader || std::memcmp(d.data(), header_bytes().data(), kHeader) != 0) return 0;
   std::size_t pos = kHeader;
   while (d.size() - pos >= 20) {
     std::uint64_t task, len;
@@ -73,27 +82,24 @@ std::size_t parse(const std::vector<unsigned char>& d, TaskRecords* out) {
   return pos;
 }
 
-}  // namespace
-
 RecordJournal RecordJournal::open(const std::filesystem::path& path, TaskRecords* records) {
   const std::string p = path.string();
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) fail(p, "open");
   RecordJournal j(fd, p);
-  std::vector<unsigned char> d = read_all(fd, p);
-  std::vector<unsigned char> header(kMagic, kMagic + kMagicLen);
-  put<std::uint32_t>(header, crc32_bytes(header.data(), header.size()));
-  if (d.size() < kHeader || std::memcmp(d.data(), header.data(), kHeader) != 0) {
+  const std::vector<unsigned char> d = read_all(fd, p);
+  const std::size_t valid = parse_record_journal(d, records);
+  if (valid == 0) {
     // New, or a header cut short by a kill: start it (again) empty.
-    if (!d.empty() && d.size() >= kHeader)
+    if (d.size() >= kHeader)
       throw IoError(fmt::format("{}: not a faultsweep records journal (move it away)", p));
-    if (::ftruncate(fd, 0) != 0) fail(p, "reset");
-    d.clear();
+    // Reading left the offset at the end of what was there: write from the start.
+    if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0) fail(p, "reset");
+    const std::vector<unsigned char> header = header_bytes();
     write_all(fd, header.data(), header.size(), p);
     if (::fsync(fd) != 0) fail(p, "sync");
     return j;
   }
-  const std::size_t valid = parse(d, records);
   if ((valid < d.size() && ::ftruncate(fd, static_cast<off_t>(valid)) != 0) ||
       ::lseek(fd, 0, SEEK_END) < 0)
     fail(p, "cut the torn tail of");
