@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "faultsweep/core/hash.hpp"
 
@@ -53,6 +54,29 @@ TEST_CASE("crc32_bytes is zlib's CRC-32", "[hash]") {
   CHECK(crc32_bytes("", 0) == 0u);
   const std::string fox = "The quick brown fox jumps over the lazy dog";
   CHECK(crc32_bytes(fox.data(), fox.size()) == 0x414FA339u);  // python3 zlib.crc32
+}
+
+TEST_CASE("SlidingCrc32 gives crc32_bytes of the window at every offset", "[hash]") {
+  // Bytes from a fixed xorshift stream (seed 88172645463325252), zeros and all-ones runs among
+  // them, so that every byte value leaves and enters the window.
+  std::vector<unsigned char> b(200000);
+  std::uint64_t x = 88172645463325252ULL;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    b[i] = (i / 1000) % 5 == 1 ? 0 : (i / 1000) % 5 == 3 ? 0xFF : static_cast<unsigned char>(x);
+  }
+  for (const std::size_t width : {1, 2, 3, 4, 5, 17, 724, 65536, 70001}) {
+    const faultsweep::SlidingCrc32 sliding(width);
+    std::uint32_t crc = crc32_bytes(b.data(), width);
+    std::size_t wrong = 0;
+    for (std::size_t at = 0; at + width < b.size(); ++at) {
+      crc = sliding.slide(crc, b[at], b[at + width]);
+      if (at % 97 == 0 || width <= 17)
+        wrong += crc != crc32_bytes(b.data() + at + 1, width) ? 1 : 0;
+    }
+    CHECK(wrong == 0);
+    CHECK(crc == crc32_bytes(b.data() + b.size() - width, width));  // after every slide
+  }
 }
 
 TEST_CASE("splitmix64 is the Steele-Lea-Flood finaliser", "[hash]") {

@@ -227,6 +227,27 @@ TEST_CASE("journal: damage in two places and a torn tail: every intact record is
   CHECK(c.valid_bytes == kHeader + 8 * kRecord);
 }
 
+TEST_CASE("journal: a long damaged stretch is crossed and the records after it kept", "[journal]") {
+  TempDir dir;
+  const fs::path p = write_journal(dir, 4);
+  auto b = bytes_of(p);
+  // 1 MiB of zeros and then 1 MiB of bytes from a fixed stream, between records 1 and 2.
+  std::vector<char> junk(2u << 20, 0);
+  std::uint32_t x = 2463534242u;
+  for (std::size_t i = junk.size() / 2; i < junk.size(); ++i) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    junk[i] = static_cast<char>(x);
+  }
+  b.insert(b.begin() + static_cast<std::ptrdiff_t>(kHeader + 2 * kRecord), junk.begin(),
+           junk.end());
+  write_bytes(p, b);
+  const JournalContents c = read_journal(p);
+  check_records(c, 4);
+  CHECK(c.damaged_bytes == junk.size());
+  CHECK(c.damaged_records == (junk.size() + kRecord - 1) / kRecord);
+  CHECK(c.valid_bytes == b.size());
+}
+
 TEST_CASE("journal: a length field near 2^64 is a damaged header, found before any allocation",
           "[journal]") {
   TempDir dir;

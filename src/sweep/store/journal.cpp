@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
@@ -111,18 +112,26 @@ JournalContents parse_journal(std::span<const unsigned char> d, const std::files
   if (c.metric_count > (1u << 20)) throw bad("metric count");
   const std::size_t rec = 8 + 8 * static_cast<std::size_t>(c.metric_count) + 4;
   c.valid_bytes = r.pos();
-  const auto intact = [&](std::size_t at) {
-    std::uint32_t stored;
-    std::memcpy(&stored, d.data() + at + rec - 4, 4);
-    return crc32_bytes(d.data() + at, rec - 4) == stored;
+  const auto stored = [&](std::size_t at) {
+    std::uint32_t crc;
+    std::memcpy(&crc, d.data() + at + rec - 4, 4);
+    return crc;
   };
   std::size_t pos = r.pos(), skipped_from = 0;
   bool skipping = false;
+  std::uint32_t crc = 0;                // of the rec - 4 bytes from pos
+  std::optional<SlidingCrc32> sliding;  // made at the first damage
   while (rec <= d.size() - pos) {
-    if (!intact(pos)) {
+    if (!skipping) crc = crc32_bytes(d.data() + pos, rec - 4);
+    if (crc != stored(pos)) {
       // A damaged record: look for the next intact one byte by byte (CRC-32 resync), so that
-      // one flipped byte costs one record, not every record after it.
-      if (!skipping) skipping = true, skipped_from = pos;
+      // one flipped byte costs one record, not every record after it. The window's CRC moves
+      // on with it, in constant time a byte.
+      if (!skipping) {
+        skipping = true, skipped_from = pos;
+        if (!sliding) sliding.emplace(rec - 4);
+      }
+      crc = sliding->slide(crc, d[pos], d[pos + rec - 4]);
       ++pos;
       continue;
     }
