@@ -34,7 +34,7 @@ seed_corpus() {
         i=$((i + 1))
       done ;;
     *)
-      # Reader targets bring their own seeds: fuzz/seeds/<target>/ if it exists.
+      # The other targets bring their own seeds: fuzz/seeds/<target>/ if it exists.
       [ -d "fuzz/seeds/$target" ] && cp -r "fuzz/seeds/$target/." "$dir/" ;;
   esac
   return 0
