@@ -74,6 +74,32 @@ check "inspect shows the model and the seed" grep -q "synthetic, master seed 202
   "$WORK/inspect.out"
 check "inspect counts the tasks" grep -q "96 of 96 tasks done" "$WORK/inspect.out"
 
+# An input read at every point with options that differ only by the axis (the machine's
+# size) but to the same end is listed once, with what told its readings apart.
+cp "$SRC/tests/data/swf/gantt6.swf" "$WORK/gantt6.swf"
+cat >"$WORK/sizes.toml" <<'EOF'
+[sweep]
+model = "cluster"
+seed = 3
+output = "sizes.h5"
+replicas = 1
+[params]
+queue = "fcfs"
+allocator = "first_fit"
+checkpoint = "none"
+workload = { source = "swf", file = "gantt6.swf" }
+failures = { process = "none" }
+[axes]
+nodes = [4, 6, 8]
+EOF
+run_fs sizes run "$WORK/sizes.toml" --out "$WORK/sizes.h5" -q
+expect_rc "run a job whose points read one SWF at three machine sizes" 0 sizes
+run_fs inspect_sizes inspect "$WORK/sizes.h5"
+alike="^  read       .*gantt6.swf: 6 lines, 6 jobs kept (3 readings alike but for machine_nodes)$"
+check "inspect lists the three alike readings once, naming the option that differs" test \
+  "$(grep -c "$alike" "$WORK/inspect_sizes.out")" -eq 1 -a \
+  "$(grep -c "^  read  " "$WORK/inspect_sizes.out")" -eq 1
+
 # Without -q the run says what it does and where the output goes.
 run_fs loud run "$JOB" --out "$WORK/loud.h5"
 expect_rc "run without -q" 0 loud

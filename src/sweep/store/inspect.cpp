@@ -41,6 +41,57 @@ std::string axis_summary(const io::File& file, const std::string& name) {
                      *uniq.rbegin(), units.empty() || units == "1" ? "" : " " + units);
 }
 
+// The option keys ("k=v;k=v") whose values are not the same in all of `options` (a key some
+// of them lack included), in first-seen order.
+std::vector<std::string> differing_keys(const std::vector<const std::string*>& options) {
+  struct Key {
+    std::string name;
+    std::set<std::string> values;
+    std::size_t seen = 0;
+  };
+  std::vector<Key> keys;
+  for (const std::string* o : options)
+    for (std::size_t at = 0; at < o->size();) {
+      const std::size_t end = std::min(o->find(';', at), o->size());
+      const std::string kv = o->substr(at, end - at);
+      const std::size_t eq = std::min(kv.find('='), kv.size());
+      auto k = std::find_if(keys.begin(), keys.end(),
+                            [&](const Key& x) { return x.name == kv.substr(0, eq); });
+      if (k == keys.end()) k = keys.insert(keys.end(), Key{kv.substr(0, eq), {}, 0});
+      k->values.insert(eq < kv.size() ? kv.substr(eq + 1) : std::string());
+      ++k->seen;
+      at = end + 1;
+    }
+  std::vector<std::string> out;
+  for (const Key& k : keys)
+    if (k.values.size() > 1 || k.seen < options.size()) out.push_back(k.name);
+  return out;
+}
+
+// One line per distinct summary of an input's readings: a file read at every point with
+// options that differ (a machine size set by an axis) but the same outcome is said once.
+std::vector<std::string> reading_lines(const InputFile& in) {
+  std::vector<std::string> out;
+  std::vector<bool> said(in.read.size(), false);
+  for (std::size_t i = 0; i < in.read.size(); ++i) {
+    if (said[i]) continue;
+    std::vector<const std::string*> options;
+    for (std::size_t j = i; j < in.read.size(); ++j)
+      if (!said[j] && in.read[j].summary == in.read[i].summary) {
+        said[j] = true;
+        options.push_back(&in.read[j].options);
+      }
+    if (options.size() == 1) {
+      out.push_back(in.read[i].summary);
+      continue;
+    }
+    const auto keys = differing_keys(options);
+    out.push_back(fmt::format("{} ({} readings{}{})", in.read[i].summary, options.size(),
+                              keys.empty() ? "" : " alike but for ", fmt::join(keys, ", ")));
+  }
+  return out;
+}
+
 }  // namespace
 
 int inspect_file(const std::string& path, std::FILE* out) {
@@ -63,8 +114,8 @@ int inspect_file(const std::string& path, std::FILE* out) {
     std::fprintf(out, "  input      %s (%llu bytes, sha256 %s)\n", in.path.c_str(),
                  static_cast<unsigned long long>(in.size_bytes), in.sha256.c_str());
   for (const InputFile& in : s.inputs)
-    for (const InputReading& r : in.read)
-      std::fprintf(out, "  read       %s: %s\n", in.path.c_str(), r.summary.c_str());
+    for (const std::string& line : reading_lines(in))
+      std::fprintf(out, "  read       %s: %s\n", in.path.c_str(), line.c_str());
   // Loading notices include each input's read summary ("read FILE: ..."): a warning only when
   // its reader dropped something; a summary already listed above is not repeated.
   for (const std::string& w : s.warnings) {
