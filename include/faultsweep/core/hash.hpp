@@ -24,9 +24,9 @@ constexpr std::uint64_t splitmix64(std::uint64_t x) {
 std::uint32_t crc32_bytes(const void* data, std::size_t size);
 
 // crc32_bytes of a window of `width` bytes moved on by one byte, in constant time: from the CRC
-// of b[0..width) to that of b[1..width], given b[0] (leaving) and b[width] (entering). For the
+// of b[0, width) to that of b[1, width + 1), given b[0] (leaving) and b[width] (entering). For the
 // journal's resync, which tries every offset after damage. The CRC is linear over GF(2): the
-// register without zlib's conditioning (`raw`) of b[1..width) is raw(b[0..width)) minus b[0]'s
+// register without zlib's conditioning (`raw`) of b[1, width) is raw(b[0, width)) XOR b[0]'s
 // share, raw(b[0] followed by width - 1 zero bytes) (a table by byte value), and one more byte
 // is one step of the usual table-driven update; zlib's conditioning adds a constant for a given
 // width, the CRC of `width` zero bytes.
