@@ -4,8 +4,8 @@
 // one recorded task (`decode_records`, also on each record the side journal yields). A finding
 // is anything but contents or an IoError from the first, counts that do not add up (the header,
 // the intact records and the damaged bytes must make up the bytes kept; kept and dropped bytes
-// the file), tables that do not encode back to the very bytes they were read from, a crash, a
-// sanitizer report or a hang.
+// the file), records other than a resync computing every CRC afresh finds, tables that do not
+// encode back to the very bytes they were read from, a crash, a sanitizer report or a hang.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "faultsweep/core/error.hpp"
+#include "faultsweep/core/hash.hpp"
 #include "faultsweep/sim/records.hpp"
 #include "faultsweep/sweep/journal.hpp"
 #include "faultsweep/sweep/record_store.hpp"
@@ -47,6 +48,24 @@ void result_journal(Bytes d) {
   // Each damaged stretch counts its bytes / rec records, rounded up: at least one, at most one
   // a byte.
   check(c.damaged_records * rec >= c.damaged_bytes && c.damaged_records <= c.damaged_bytes);
+  // The same records as a resync that computes each offset's CRC-32 afresh (the reader moves
+  // it on a byte at a time).
+  std::vector<std::uint64_t> tasks;
+  std::uint64_t kept = header;
+  for (std::uint64_t at = header; rec <= d.size() - at;) {
+    std::uint32_t crc;
+    std::memcpy(&crc, d.data() + at + rec - 4, 4);
+    if (crc != faultsweep::crc32_bytes(d.data() + at, rec - 4)) {
+      ++at;
+      continue;
+    }
+    std::uint64_t task;
+    std::memcpy(&task, d.data() + at, 8);
+    tasks.push_back(task);
+    at += rec;
+    kept = at;
+  }
+  check(tasks == c.tasks && kept == c.valid_bytes);
 }
 
 // Tables read from `d` must be written back as `d`, byte for byte.
