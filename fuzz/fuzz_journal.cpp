@@ -1,11 +1,13 @@
 // libFuzzer target: the readers of what a killed run leaves behind, on arbitrary bytes. Each
 // input goes to all three: the result journal (`parse_journal`, with its CRC-32 resync past
-// damaged records), the records side journal (`parse_record_journal`) and the encoded tables of
-// one recorded task (`decode_records`, also on each record the side journal yields). A finding
-// is anything but contents or an IoError from the first, counts that do not add up (the header,
-// the intact records and the damaged bytes must make up the bytes kept; kept and dropped bytes
-// the file), records other than a resync computing every CRC afresh finds, tables that do not
-// encode back to the very bytes they were read from, a crash, a sanitizer report or a hang.
+// damaged records), the records side journal (`parse_record_journal`, which skips damaged
+// records along the chain of their lengths) and the encoded tables of one recorded task
+// (`decode_records`, also on each record the side journal yields). A finding is anything but
+// contents or an IoError from the first, counts that do not add up in either journal (the
+// header, the intact records and the damaged bytes must make up the bytes kept; kept and
+// dropped bytes the file), result records other than a resync computing every CRC afresh finds,
+// tables that do not encode back to the very bytes they were read from, a crash, a sanitizer
+// report or a hang.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -81,15 +83,21 @@ void tables(Bytes d) {
 
 void record_journal(Bytes d) {
   faultsweep::sweep::TaskRecords records;
-  const std::size_t kept = faultsweep::sweep::parse_record_journal(d, &records);
+  faultsweep::sweep::RecordJournalDamage damage;
+  const std::size_t kept = faultsweep::sweep::parse_record_journal(d, &records, &damage);
   check(kept <= d.size());
   if (kept == 0) {
     check(records.empty());
     return;
   }
+  check(kept + damage.dropped_bytes == d.size());
+  // Each damaged record takes 20 bytes at least besides its tables.
+  check(damage.damaged_records * 20 <= damage.damaged_bytes &&
+        (damage.damaged_records == 0) == (damage.damaged_bytes == 0));
   // The header is the magic (19 bytes) and its CRC-32; each record takes 20 bytes besides its
-  // tables; a task written twice is kept once.
-  std::uint64_t bytes = 19 + 4;
+  // tables; a task written twice is kept once, so the intact records and the damaged bytes
+  // make up at most what is kept.
+  std::uint64_t bytes = 19 + 4 + damage.damaged_bytes;
   for (const auto& [task, blob] : records) {
     bytes += 20 + blob.size();
     tables(blob);

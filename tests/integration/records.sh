@@ -55,9 +55,10 @@ signal_recorded() {
   fi
 }
 
-# kill_and_resume NAME [drop]: kills a run -9 once a recorded task is journaled with its records,
-# then resumes it (after deleting the side journal with `drop`: the tasks whose records are lost
-# run again).
+# kill_and_resume NAME [drop|damage]: kills a run -9 once a recorded task is journaled with its
+# records, then resumes it (after deleting the side journal with `drop`, or flipping a byte of
+# its first record's tables with `damage`: the tasks whose records are lost run again, and the
+# resume says so).
 kill_and_resume() {
   local name=$1 out="$WORK/$1.h5" sid
   start_group "$name" "$FS" run "$WORK/job.toml" --out "$out" -q
@@ -73,14 +74,22 @@ kill_and_resume() {
   check "$name: a recorded task was journaled with its records before the kill" \
     wait_for_records "$out.journal" 1 0 "" "$out.records.journal"
   [ "${2:-}" = drop ] && rm -f "$out.records.journal"
+  # Byte 23 + 16 + 8: past the header (23 bytes) and the record's task and length (16).
+  [ "${2:-}" = damage ] &&
+    printf '\xa5' | dd of="$out.records.journal" bs=1 seek=47 conv=notrunc status=none
   run_fs "$name.resume" run "$WORK/job.toml" --out "$out" --resume -q
   expect_rc "$name: resume after kill -9" 0 "$name.resume"
+  if [ "${2:-}" = damage ]; then
+    check "$name: the resume says which recorded tasks run again" \
+      grep -Eq "records journal .*recorded tasks? runs? again" "$WORK/$name.resume.err"
+  fi
   same_records "$name: kill -9 + resume vs uninterrupted" "$WORK/ref.h5" "$out"
 }
 
 section "kill -9 mid-run, then resume"
 kill_and_resume killed
 kill_and_resume killed_lost drop
+kill_and_resume killed_damaged damage
 
 section "SIGTERM, then resume from the partial results file alone"
 out="$WORK/termed.h5"

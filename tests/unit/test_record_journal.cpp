@@ -1,5 +1,5 @@
 // The records side journal (sweep/record_store.hpp): what a resume reads back from it, what it
-// cuts off, and which files it refuses.
+// skips and cuts off, and which files it refuses.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -67,6 +67,16 @@ void check_tasks(const TaskRecords& r, int n) {
   }
 }
 
+// The tasks read, in order.
+std::vector<std::uint64_t> tasks_of(const TaskRecords& r) {
+  std::vector<std::uint64_t> t;
+  for (const auto& [task, blob] : r) {
+    CHECK(blob == blob_of(task));
+    t.push_back(task);
+  }
+  return t;
+}
+
 }  // namespace
 
 TEST_CASE("records journal: what is written is read back, and appends follow it",
@@ -96,8 +106,11 @@ TEST_CASE("records journal: a torn record is cut off and the records before it k
   b.resize(b.size() - 5);  // the last record's CRC cut short
   write_bytes(p, b);
   TaskRecords r;
-  CHECK(parse_record_journal(b, &r) == kHeader + record_bytes(3, 2));
+  faultsweep::sweep::RecordJournalDamage damage;
+  CHECK(parse_record_journal(b, &r, &damage) == kHeader + record_bytes(3, 2));
   check_tasks(r, 2);
+  CHECK(damage.damaged_records == 0);
+  CHECK(damage.dropped_bytes == record_bytes(5, 1) - 5);
   TaskRecords opened;
   {
     RecordJournal j = RecordJournal::open(p, &opened);
@@ -110,19 +123,68 @@ TEST_CASE("records journal: a torn record is cut off and the records before it k
   check_tasks(three, 3);
 }
 
-TEST_CASE(
-    "records journal: a damaged record ends the reading; its task and the later ones "
-    "run again",
-    "[record_journal]") {
+TEST_CASE("records journal: a damaged record is skipped by its length; the records after it kept",
+          "[record_journal]") {
   TempDir dir;
   const fs::path p = write_journal(dir, 4);
-  std::vector<unsigned char> b = bytes_of(p);
-  b[kHeader + record_bytes(3, 1) + 18] ^= 0x10;  // a byte of the second record's tables
-  write_bytes(p, b);
-  TaskRecords r;
-  RecordJournal::open(p, &r);
-  check_tasks(r, 1);
-  CHECK(fs::file_size(p) == kHeader + record_bytes(3, 1));
+  const std::vector<unsigned char> clean = bytes_of(p);
+  const std::size_t second = kHeader + record_bytes(3, 1), third = second + record_bytes(4, 1);
+  using faultsweep::sweep::RecordJournalDamage;
+  SECTION("a byte of its tables") {
+    std::vector<unsigned char> b = clean;
+    b[second + 18] ^= 0x10;
+    write_bytes(p, b);
+    TaskRecords r;
+    RecordJournalDamage damage;
+    {
+      RecordJournal j = RecordJournal::open(p, &r, &damage);
+      CHECK(tasks_of(r) == std::vector<std::uint64_t>{3, 5, 6});
+      CHECK(damage.damaged_records == 1);
+      CHECK(damage.damaged_bytes == record_bytes(4, 1));
+      CHECK(damage.dropped_bytes == 0);
+      CHECK(fs::file_size(p) == b.size());  // the damaged bytes stay: the next reading skips them
+      j.append(4, blob_of(4));              // the task ran again
+    }
+    TaskRecords again;
+    RecordJournal::open(p, &again, &damage);
+    check_tasks(again, 4);
+    CHECK(damage.damaged_records == 1);
+  }
+  SECTION("two in a row, their lengths intact") {
+    std::vector<unsigned char> b = clean;
+    b[second + 19] ^= 0x01;
+    b[third + record_bytes(5, 1) - 1] ^= 0x80;  // the third record's CRC
+    TaskRecords r;
+    RecordJournalDamage damage;
+    CHECK(parse_record_journal(b, &r, &damage) == b.size());
+    CHECK(tasks_of(r) == std::vector<std::uint64_t>{3, 6});
+    CHECK(damage.damaged_records == 2);
+    CHECK(damage.damaged_bytes == record_bytes(4, 2));
+  }
+  SECTION("a length field: the reading ends there, as at a torn record") {
+    std::vector<unsigned char> b = clean;
+    b[second + 8 + 6] = 0x7f;  // task 4's length now reaches past the file's end
+    TaskRecords r;
+    RecordJournalDamage damage;
+    CHECK(parse_record_journal(b, &r, &damage) == second);
+    CHECK(tasks_of(r) == std::vector<std::uint64_t>{3});
+    CHECK(damage.damaged_records == 0);
+    CHECK(damage.dropped_bytes == b.size() - second);
+    write_bytes(p, b);
+    TaskRecords opened;
+    RecordJournal::open(p, &opened);
+    CHECK(fs::file_size(p) == second);
+  }
+  SECTION("the last record: no intact record follows, so it is a tail") {
+    std::vector<unsigned char> b = clean;
+    b[b.size() - 7] ^= 0x04;
+    TaskRecords r;
+    RecordJournalDamage damage;
+    CHECK(parse_record_journal(b, &r, &damage) == b.size() - record_bytes(6, 1));
+    CHECK(tasks_of(r) == std::vector<std::uint64_t>{3, 4, 5});
+    CHECK(damage.damaged_records == 0);
+    CHECK(damage.dropped_bytes == record_bytes(6, 1));
+  }
 }
 
 TEST_CASE("records journal: a task written twice is read as its last record", "[record_journal]") {

@@ -7,8 +7,10 @@
 // union of its inputs' records, so that every recorded task's tables are in the final file once.
 //
 // Side journal layout (little-endian): "FSRECORDS-JOURNAL1\n", u32 CRC-32 of it; then records of
-// u64 task, u64 length, length bytes, u32 CRC-32 of the record's preceding bytes. A torn or
-// damaged record ends the reading: the tasks after it are run again.
+// u64 task, u64 length, length bytes, u32 CRC-32 of the record's preceding bytes. A damaged
+// record is skipped by its length field when an intact record follows where it says it ends
+// (its task runs again); a torn record, or lengths that lead out of the file, end the reading
+// (the tasks after run again).
 #include <hdf5.h>
 
 #include <cstdint>
@@ -26,11 +28,20 @@ namespace faultsweep::sweep {
 // Encoded tables by task id.
 using TaskRecords = std::map<std::uint64_t, std::vector<unsigned char>>;
 
+// What reading a side journal passed over besides its intact records.
+struct RecordJournalDamage {
+  std::uint64_t damaged_records = 0;  // skipped before the last intact record (CRC mismatch)
+  std::uint64_t damaged_bytes = 0;
+  std::uint64_t dropped_bytes = 0;  // a torn or unreadable tail after the last intact record
+};
+
 class RecordJournal {
  public:
   // Opens (or creates) the side journal at `path`, reads its intact records into *records and
-  // cuts the rest off, so that appends follow them.
-  static RecordJournal open(const std::filesystem::path& path, TaskRecords* records);
+  // cuts the tail after the last of them off, so that appends follow them; *damage (if given)
+  // says what was skipped and cut.
+  static RecordJournal open(const std::filesystem::path& path, TaskRecords* records,
+                            RecordJournalDamage* damage = nullptr);
   RecordJournal(RecordJournal&&) noexcept;
   RecordJournal& operator=(RecordJournal&&) = delete;
   RecordJournal(const RecordJournal&) = delete;
@@ -47,14 +58,22 @@ class RecordJournal {
 
 // A side journal's bytes: 0 if they do not start with its header (then RecordJournal::open
 // starts the file again if it is shorter than the header, and refuses it otherwise); else its
-// intact records into *records and the bytes they take with the header (what open() keeps).
-std::size_t parse_record_journal(std::span<const unsigned char> bytes, TaskRecords* records);
+// intact records into *records and the bytes up to the end of the last of them (what open()
+// keeps), with *damage (if given) saying what was skipped and what follows.
+std::size_t parse_record_journal(std::span<const unsigned char> bytes, TaskRecords* records,
+                                 RecordJournalDamage* damage = nullptr);
 
 // A sweep's records: the side journal and what it holds.
 struct RecordOutput {
   RecordJournal journal;
   TaskRecords tasks;
+  RecordJournalDamage damage;  // what opening the side journal skipped and cut
+  std::size_t rerun = 0;       // done tasks marked to run again: their records are missing
 };
+
+// What opening the side journal passed over and which tasks run again for it, in a line ("" if
+// nothing).
+std::string describe_record_output(const RecordOutput& o, const std::filesystem::path& journal);
 
 // The side journal next to a results file OUT.
 inline std::filesystem::path records_journal_path(const std::filesystem::path& out) {

@@ -163,8 +163,11 @@ int run_on_ranks(const RunOptions& opt, mpi::communicator& world) {
                                   static_cast<std::uint32_t>(job->metric_count()), slice_text);
       }
       remove_stop_marker(out);  // an earlier run's: this one holds the journal, and no stop yet
-      if (job->record.what != 0 && plan.exit_code < 0)
+      if (job->record.what != 0 && plan.exit_code < 0) {
         records.emplace(open_record_output(*job, out, !opt.resume, std::move(file_records), table));
+        const std::string said = describe_record_output(*records, records_journal_path(out));
+        if (!said.empty()) say(said);
+      }
     } catch (const InputError& e) {
       std::fprintf(stderr, "faultsweep: error: %s\n", e.what());
       plan.exit_code = kExitInput;

@@ -64,33 +64,52 @@ std::vector<unsigned char> read_all(int fd, const std::string& path) {
 
 }  // namespace
 
-std::size_t parse_record_journal(std::span<const unsigned char> d, TaskRecords* out) {
+// The records are read along the chain of their length fields: each starts where the one
+// before says it ends. A record whose CRC-32 does not match is skipped (a flipped byte in its
+// tables or CRC, most of a journal's bytes, costs that record only); the chain ends where a
+// length leads out of the file (a torn last record, or a damaged length). open() cuts off the
+// tail after the last intact record, so damage counts only what lies before it.
+std::size_t parse_record_journal(std::span<const unsigned char> d, TaskRecords* out,
+                                 RecordJournalDamage* damage) {
   if (d.size() < kHeader || std::memcmp(d.data(), header_bytes().data(), kHeader) != 0) return 0;
-  std::size_t pos = kHeader;
+  RecordJournalDamage seen;
+  std::uint64_t skipped = 0;  // damaged records since the last intact one
+  std::size_t pos = kHeader, kept = kHeader;
   while (d.size() - pos >= 20) {
     std::uint64_t task, len;
     std::memcpy(&task, d.data() + pos, 8);
     std::memcpy(&len, d.data() + pos + 8, 8);
-    if (len > d.size() - pos - 20) break;  // torn
+    if (len > d.size() - pos - 20) break;
     std::uint32_t crc;
     std::memcpy(&crc, d.data() + pos + 16 + len, 4);
-    if (crc != crc32_bytes(d.data() + pos, 16 + len)) break;  // damaged: the rest runs again
-    const auto* first = d.data() + pos + 16;
-    (*out)[task].assign(first, first + len);
+    if (crc == crc32_bytes(d.data() + pos, 16 + len)) {
+      const auto* first = d.data() + pos + 16;
+      (*out)[task].assign(first, first + len);
+      seen.damaged_records += skipped;
+      seen.damaged_bytes += pos - kept;
+      skipped = 0;
+      kept = pos + 20 + len;
+    } else {
+      ++skipped;
+    }
     pos += 20 + len;
   }
-  return pos;
+  seen.dropped_bytes = d.size() - kept;
+  if (damage != nullptr) *damage = seen;
+  return kept;
 }
 
-RecordJournal RecordJournal::open(const std::filesystem::path& path, TaskRecords* records) {
+RecordJournal RecordJournal::open(const std::filesystem::path& path, TaskRecords* records,
+                                  RecordJournalDamage* damage) {
   const std::string p = path.string();
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) fail(p, "open");
   RecordJournal j(fd, p);
   const std::vector<unsigned char> d = read_all(fd, p);
-  const std::size_t valid = parse_record_journal(d, records);
+  const std::size_t valid = parse_record_journal(d, records, damage);
   if (valid == 0) {
     // New, or a header cut short by a kill: start it (again) empty.
+    if (damage != nullptr) *damage = RecordJournalDamage{0, 0, d.size()};
     if (d.size() >= kHeader)
       throw IoError(fmt::format("{}: not a faultsweep records journal (move it away)", p));
     // Reading left the offset at the end of what was there: write from the start.
@@ -112,7 +131,9 @@ RecordOutput open_record_output(const JobSpec& job, const std::filesystem::path&
   std::error_code ec;
   if (fresh) std::filesystem::remove(path, ec);
   TaskRecords tasks;
-  RecordOutput o{RecordJournal::open(path, &tasks), std::move(tasks)};
+  RecordJournalDamage damage;
+  RecordJournal journal = RecordJournal::open(path, &tasks, &damage);
+  RecordOutput o{std::move(journal), std::move(tasks), damage, 0};
   for (auto& [task, bytes] : from_file)
     if (o.tasks.find(task) == o.tasks.end()) {
       o.journal.append(task, bytes);
@@ -121,9 +142,27 @@ RecordOutput open_record_output(const JobSpec& job, const std::filesystem::path&
   o.journal.sync();
   const std::size_t R = table.replicas_max;
   for (std::size_t t = 0; t < table.tasks(); ++t)
-    if (table.done[t] && job.record.for_task(t / R, t % R) != 0 && o.tasks.count(t) == 0)
+    if (table.done[t] && job.record.for_task(t / R, t % R) != 0 && o.tasks.count(t) == 0) {
       table.done[t] = 0;
+      ++o.rerun;
+    }
   return o;
+}
+
+std::string describe_record_output(const RecordOutput& o, const std::filesystem::path& journal) {
+  const RecordJournalDamage& d = o.damage;
+  std::string said;
+  if (d.damaged_records != 0)
+    said = fmt::format("{} damaged record{} ({} bytes, CRC mismatch) skipped", d.damaged_records,
+                       d.damaged_records > 1 ? "s" : "", d.damaged_bytes);
+  if (d.dropped_bytes != 0)
+    said += fmt::format("{}{} bytes of a torn or unreadable tail dropped", said.empty() ? "" : "; ",
+                        d.dropped_bytes);
+  if (o.rerun != 0)
+    said +=
+        fmt::format("{}{} recorded task{} again: {} records are missing", said.empty() ? "" : "; ",
+                    o.rerun, o.rerun > 1 ? "s run" : " runs", o.rerun > 1 ? "their" : "its");
+  return said.empty() ? said : fmt::format("records journal {}: {}", journal.string(), said);
 }
 
 RecordJournal::RecordJournal(RecordJournal&& o) noexcept
