@@ -186,8 +186,9 @@ int main(int argc, char** argv) {
   auto* inspect = app.add_subcommand(
       "inspect",
       "Say what a results file holds: model, points, axes, metrics, replicas done, "
-      "complete or not.");
-  inspect->add_option("file", inspect_path, "results file (.h5)")->required();
+      "complete or not. Given the journal an unfinished run left (OUT.journal, or its "
+      "OUT.records.journal), say what a resume would find there and how to finish the run.");
+  inspect->add_option("file", inspect_path, "results file (.h5), or a run's journal")->required();
 
   std::string model_name;
   auto* models = app.add_subcommand("models", "List the models with their parameters and metrics.");

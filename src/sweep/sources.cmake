@@ -29,6 +29,7 @@ list(APPEND FAULTSWEEP_SOURCES
   src/sweep/store/stats.cpp
   src/sweep/store/warnings.cpp
   src/sweep/store/inspect.cpp
+  src/sweep/store/inspect_journal.cpp
   src/sweep/store/export.cpp
   src/sweep/store/export_formats.cpp
 )

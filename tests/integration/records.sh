@@ -77,6 +77,12 @@ kill_and_resume() {
   # Byte 23 + 16 + 8: past the header (23 bytes) and the record's task and length (16).
   [ "${2:-}" = damage ] &&
     printf '\xa5' | dd of="$out.records.journal" bs=1 seek=47 conv=notrunc status=none
+  if [ "${2:-}" = damage ]; then
+    run_fs "$name.inspect" inspect "$out.records.journal"
+    expect_rc "$name: inspect of the damaged side journal" 0 "$name.inspect"
+    check "$name: inspect says what a resume would drop of it" \
+      grep -Eq "^  records    0 recorded tasks .*would be (dropped|skipped)" "$WORK/$name.inspect.out"
+  fi
   run_fs "$name.resume" run "$WORK/job.toml" --out "$out" --resume -q
   expect_rc "$name: resume after kill -9" 0 "$name.resume"
   if [ "${2:-}" = damage ]; then

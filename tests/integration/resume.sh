@@ -117,11 +117,43 @@ expect_rc "--resume after only a comment changed" 0 changed_ok
 section "a torn journal still resumes"
 kill_run torn 64
 printf 'torn\x01\x02\x03\x04' >>"$WORK/torn.h5.journal"
+# What the journal holds, as `inspect` says before the resume: the torn bytes, the tasks, the
+# command that finishes the run; and the results file not written yet points to it.
+run_fs torn.inspect inspect "$WORK/torn.h5.journal"
+expect_rc "inspect of the journal of a killed run" 0 torn.inspect
+# (At least the 8 bytes appended; a kill in the middle of a write may have torn more.)
+dropped=$(sed -n 's/^  damage     \([0-9]*\) bytes of a torn or unreadable tail would be dropped$/\1/p' \
+  "$WORK/torn.inspect.out")
+check "inspect says the torn tail would be dropped (${dropped:-nothing} >= 8 bytes)" \
+  test "${dropped:-0}" -ge 8
+n=$(sed -n 's/^  tasks      \([0-9]*\) finished, .*/\1/p' "$WORK/torn.inspect.out")
+check "inspect counts the tasks journaled before the kill (${n:-none} >= $RECORDS)" \
+  test "${n:-0}" -ge "$RECORDS"
+check "inspect gives the command that finishes the run" grep -qF \
+  "resume     faultsweep run $JOB --out $WORK/torn.h5 --resume" "$WORK/torn.inspect.out"
+run_fs torn.inspect_out inspect "$WORK/torn.h5"
+expect_rc "inspect of the results file not written yet" 3 torn.inspect_out
+check "its error names the journal beside it" grep -q "torn.h5.journal is there" \
+  "$WORK/torn.inspect_out.err"
 run_mpi torn.resume 2 run "$JOB" --out "$WORK/torn.h5" --resume -q
-expect_rc "--resume with 9 garbage bytes at the end of the journal" 0 torn.resume
-check "it reports the dropped bytes" grep -q "bytes of a torn last record dropped" \
-  "$WORK/torn.resume.err"
+expect_rc "--resume with 8 garbage bytes at the end of the journal" 0 torn.resume
+check "it drops the bytes inspect said it would (${dropped:-?})" grep -q \
+  "(${dropped:-?} bytes of a torn last record dropped)" "$WORK/torn.resume.err"
 [ -f "$WORK/torn.h5" ] && same_results "torn journal: resumed vs uninterrupted" "$WORK/ref.h5" \
   "$WORK/torn.h5"
+
+section "inspect of the journal of a live run"
+start_group live "$FS" run "$JOB" --out "$WORK/live.h5" -q
+live=$BG_PID
+if wait_for_records "$WORK/live.h5.journal" 8 60 "$live"; then
+  run_fs live.inspect inspect "$WORK/live.h5.journal"
+  expect_rc "inspect while the run writes the journal" 0 live.inspect
+  check "inspect says a live run is writing it" grep -q "a live run is writing it" \
+    "$WORK/live.inspect.out"
+else
+  fail "live: 8 tasks not journaled within 60 s, or the run ended first ($RECORDS)"
+fi
+kill_session "$live"
+wait "$live" 2>/dev/null || true
 
 finish

@@ -6,6 +6,11 @@ namespace faultsweep::sweep {
 
 // Prints what a results file holds; returns an exit code. Throws IoError for unreadable files.
 int inspect_file(const std::string& path, std::FILE* out);
+// The same for what an unfinished run leaves (src/sweep/store/inspect_journal.cpp): false if
+// `path` is neither its journal nor its records side journal; else prints what a resume would
+// find there and sets *code. A missing results file whose journal is beside it throws an IoError
+// that names the journal.
+bool inspect_journal(const std::string& path, std::FILE* out, int* code);
 
 // `faultsweep plan` (src/sweep/run/plan.cpp): points, tasks and replicas of a job, its CPU time
 // (core-seconds, every task's run time added up) estimated from a pilot of `pilot_tasks` tasks run

@@ -95,6 +95,7 @@ std::vector<std::string> reading_lines(const InputFile& in) {
 }  // namespace
 
 int inspect_file(const std::string& path, std::FILE* out) {
+  if (int code = 0; inspect_journal(path, out, &code)) return code;
   if (io::hdf5_filetype(path) == fit_command::kFitFileType)
     return fit_command::inspect_fit_file(path, out);
   const StoredResults s = read_results(path);
