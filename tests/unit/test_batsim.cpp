@@ -52,7 +52,7 @@ fs::path write(const fs::path& dir, const std::string& name, const std::string& 
 
 }  // namespace
 
-TEST_CASE("batsim: delay jobs are read with Batsim's times; drops and changes are counted",
+TEST_CASE("batsim: delay jobs are read with Batsim's times, drops and changes are counted",
           "[workload][batsim]") {
   const Params t = batsim_table(kData / "delays.json");
   validate_workload(t, ".");

@@ -231,7 +231,7 @@ TEST_CASE("checkpoint_sim: exponential laws agree with the chain M within 4 stan
 }
 
 TEST_CASE(
-    "checkpoint_sim: same seed and replica give bit-identical results; histories are "
+    "checkpoint_sim: same seed and replica give bit-identical results, histories are "
     "shared across application parameters",
     "[checkpoint_sim]") {
   const SimConfig c = faultsweep::testing::low_ep_config();

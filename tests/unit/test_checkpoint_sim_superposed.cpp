@@ -97,7 +97,7 @@ TEST_CASE("checkpoint_sim superposition: laws that are not exponential are a bug
 
 TEST_CASE(
     "checkpoint_sim model: sampler auto is superposition for exponential laws, else per "
-    "processor; superposition refuses other laws",
+    "processor, superposition refuses other laws",
     "[checkpoint_sim]") {
   const Params p = faultsweep::testing::checkpoint_model_params();
   Params sup = p, per = p;

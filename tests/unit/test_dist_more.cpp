@@ -93,7 +93,7 @@ TEST_CASE("gamma: Marsaglia-Tsang draws match the cdf and mean, for shape below 
   CHECK_THROWS_AS(Gamma(1.0, -1.0), InputError);
 }
 
-TEST_CASE("hyperexponential: draws, cdf and moments agree; balanced fit is exact", "[dist_more]") {
+TEST_CASE("hyperexponential: draws, cdf and moments agree, balanced fit is exact", "[dist_more]") {
   const HyperExponential h({0.7, 0.3}, {10.0, 200.0});
   CHECK(h.mean() == Approx(0.7 * 10 + 0.3 * 200));
   CHECK(h.variance() == Approx(2 * (0.7 * 100 + 0.3 * 40000) - 67.0 * 67.0));

@@ -148,7 +148,7 @@ TEST_CASE("engine: checkpoint arithmetic and the Young and Daly intervals", "[ch
   CHECK_THROWS_AS(sim::on_failure_from("ignore"), InputError);
 }
 
-TEST_CASE("engine: a failure of a down node extends its repair; idle down nodes are not used",
+TEST_CASE("engine: a failure of a down node extends its repair, idle down nodes are not used",
           "[engine]") {
   sim::SimConfig cfg;
   cfg.nodes = 2;
@@ -165,7 +165,7 @@ TEST_CASE("engine: a failure of a down node extends its repair; idle down nodes 
   CHECK(r.node_time_s[3] == Approx(100));
 }
 
-TEST_CASE("engine: a horizon stops the run; unfinished jobs are counted, not averaged",
+TEST_CASE("engine: a horizon stops the run, unfinished jobs are counted, not averaged",
           "[engine]") {
   sim::SimConfig cfg;
   cfg.nodes = 1;

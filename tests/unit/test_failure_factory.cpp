@@ -102,7 +102,7 @@ TEST_CASE("Factory: Zhang's streams are paired across W, alpha and downtime", "[
   CHECK(corr[63].time_s == Approx(base[63].time_s).epsilon(1e-12));
 }
 
-TEST_CASE("Factory: 'none' never fails; durations keys; bad input names the key", "[failures]") {
+TEST_CASE("Factory: 'none' never fails, durations keys, bad input names the key", "[failures]") {
   auto none = make_failure_source(make_params({{"process", str("none")}}), 8, kInf, context());
   CHECK(none->next().time_s == kInf);
   const auto& d = failure_duration_keys();

@@ -178,7 +178,7 @@ TEST_CASE("Bathtub composite Weibull: FARS shapes, mean = MTBF, sampler matches 
 // ---------------------------------------------------------------------------------------------
 // Zhang et al. §3.2
 
-TEST_CASE("Zhang W-ordering: first half descending, second ascending; W = 2 leaves the order",
+TEST_CASE("Zhang W-ordering: first half descending, second ascending, W = 2 leaves the order",
           "[failures]") {
   std::vector<double> s = {3, 1, 4, 1, 5, 9, 2, 6};
   ZhangSource::order_segment(s);

@@ -140,7 +140,7 @@ Outcome run(const std::vector<workload::Job>& jobs, const std::vector<failures::
 
 }  // namespace
 
-TEST_CASE("fars: moves only onto EASY's extra nodes; invariants hold; same failures as without",
+TEST_CASE("fars: moves only onto EASY's extra nodes, invariants hold, same failures as without",
           "[fars][property]") {
   Engine rng = make_stream(20090501, 0, Purpose::tiebreaks, "fars-property");
   std::int64_t moves = 0, suspicious = 0;

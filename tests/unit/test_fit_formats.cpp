@@ -267,7 +267,7 @@ TEST_CASE("fit slurm: sacctmgr events as the simulator reads them, the reason fi
   CHECK_THROWS_WITH(fit(log, "lanl", o, dir), Catch::Contains("--exclude-reason"));
 }
 
-TEST_CASE("fit fta: nodes by node_id; the file records the log, its format, filter and drops",
+TEST_CASE("fit fta: nodes by node_id, the file records the log, its format, filter and drops",
           "[reliability][fit][fit_formats][fta]") {
   // Platform 20 of this file: node_ids 1..120 named as LANL's archive names them, so that 12
   // names are shared (nodes 1, 10 and 100 are all "20.1"); the first failure of every node is

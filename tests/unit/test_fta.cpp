@@ -34,7 +34,7 @@ const char* const kTrace =
 
 }  // namespace
 
-TEST_CASE("FTA: unavailability events become failures; names numbered by first appearance",
+TEST_CASE("FTA: unavailability events become failures, names numbered by first appearance",
           "[fta]") {
   const TraceLog log = parse_fta(kTrace, "event_trace.tab");
   CHECK(log.lines == 6);
@@ -102,7 +102,7 @@ TEST_CASE("FTA: format = \"fta\" in a trace failure source", "[fta]") {
   CHECK_THROWS_WITH(validate_failures(t, 2, dir.path()), Catch::Contains("unknown key"));
 }
 
-TEST_CASE("FTA: nodes are node_ids; names that several nodes share become unique labels", "[fta]") {
+TEST_CASE("FTA: nodes are node_ids, names that several nodes share become unique labels", "[fta]") {
   // LANL's archive names node n of system 20 "20.n" as a decimal: nodes 1, 10 and 100 are all
   // "20.1". tests/data/failures/fta_decimal_names.tab: node_ids 1..120 of platform 20 under 108
   // distinct names, 4 failures each (read by name: 108 nodes, 92 failures on merged ones).

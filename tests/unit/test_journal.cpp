@@ -89,7 +89,7 @@ TEST_CASE("journal: what is written is read back bit for bit", "[journal]") {
   CHECK(c.dropped_bytes == 0);
 }
 
-TEST_CASE("journal: results version 1 keeps the old layouts; another version is stored",
+TEST_CASE("journal: results version 1 keeps the old layouts, another version is stored",
           "[journal]") {
   TempDir dir;
   const fs::path p1 = write_journal(dir, 2);

@@ -209,7 +209,7 @@ TEST_CASE("LANL reader: the real LA-UR-05-7318 file, systems 20 and 18", "[lanl]
     REQUIRE(log.events[i - 1].time_s <= log.events[i].time_s);
 }
 
-TEST_CASE("Dates that do not exist are rejected; two-digit LANL years are read", "[lanl]") {
+TEST_CASE("Dates that do not exist are rejected, two-digit LANL years are read", "[lanl]") {
   // Feb 31 used to be accepted as Mar 3 (days_from_civil does not check the day).
   CHECK_FALSE(parse_civil_time_s("2/31/2002 10:00"));
   CHECK_FALSE(parse_civil_time_s("2002-02-31"));
@@ -311,7 +311,7 @@ TEST_CASE("Trace bad_lines: skip | fail as for workloads, stop kept as a synonym
   CHECK_THAT(validate_message(t, 64, dir.path()), Catch::Contains("expected one of skip, fail"));
 }
 
-TEST_CASE("xz: a corrupt file says so; a folder is not a regular file", "[lanl]") {
+TEST_CASE("xz: a corrupt file says so, a folder is not a regular file", "[lanl]") {
   TempDir dir("trace-xz");
   const auto bad = dir.path() / "corrupt.csv.xz";
   write_text(bad, std::string("\xFD"

@@ -77,7 +77,7 @@ TEST_CASE("Params::sub keeps the keys under a prefix and strips it", "[params]")
   CHECK(p.sub("failures").sub("x").integer("y") == 1);
 }
 
-TEST_CASE("Params typed access: real accepts an integer; a wrong type is a bug", "[params]") {
+TEST_CASE("Params typed access: real accepts an integer, a wrong type is a bug", "[params]") {
   Params p;
   p.set("n", std::int64_t{3});
   p.set("x", 2.5);

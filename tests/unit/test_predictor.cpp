@@ -139,7 +139,7 @@ TEST_CASE("predictor: too few healthy nodes for the false alarms are counted as 
   CHECK(pred.counts().shortfall == 16);
 }
 
-TEST_CASE("predictor: the smallest precision flags every healthy node; a tinier one is refused",
+TEST_CASE("predictor: the smallest precision flags every healthy node, a tinier one is refused",
           "[predictor]") {
   // p = 1e-9: 2 x (1 - p) / p ~ 2e9 false alarms wanted, far more than the 2 healthy nodes.
   Predictor pred(4, 1e-9, 1.0);

@@ -123,7 +123,7 @@ TEST_CASE("records journal: a torn record is cut off and the records before it k
   check_tasks(three, 3);
 }
 
-TEST_CASE("records journal: a damaged record is skipped by its length; the records after it kept",
+TEST_CASE("records journal: a damaged record is skipped by its length, the records after it kept",
           "[record_journal]") {
   TempDir dir;
   const fs::path p = write_journal(dir, 4);
@@ -202,7 +202,7 @@ TEST_CASE("records journal: a task written twice is read as its last record", "[
   CHECK(r.at(4) == blob_of(4));
 }
 
-TEST_CASE("records journal: a header cut short starts the file again; another file is refused",
+TEST_CASE("records journal: a header cut short starts the file again, another file is refused",
           "[record_journal]") {
   TempDir dir;
   const fs::path p = write_journal(dir, 2);

@@ -194,7 +194,7 @@ TEST_CASE("records: metrics recomputed from the tables equal the replica's metri
   CHECK(with_moves > 0);
 }
 
-TEST_CASE("records: the encoded tables read back equal; damaged bytes are refused", "[records]") {
+TEST_CASE("records: the encoded tables read back equal, damaged bytes are refused", "[records]") {
   sim::RecordTables t;
   t.what = sim::kRecordAll;
   t.nodes = 4;

@@ -47,7 +47,7 @@ TEST_CASE("Each law's fit recovers the parameters of 10^4 draws within 3 SE (see
 }
 
 TEST_CASE(
-    "With type-I censoring at 800 h the censored fit recovers the law; the failures alone "
+    "With type-I censoring at 800 h the censored fit recovers the law, the failures alone "
     "do not (seed 12)",
     "[reliability]") {
   // Weibull(0.8, 1000): about 55 % of the draws fail before 800 h.

@@ -130,7 +130,7 @@ TEST_CASE("fit: bad logs are clear errors", "[reliability][fit]") {
                     Catch::Contains("failed twice"));
 }
 
-TEST_CASE("fit: all systems skip the unusable one; the HDF5 file reads back into k_node",
+TEST_CASE("fit: all systems skip the unusable one, the HDF5 file reads back into k_node",
           "[reliability][fit]") {
   testing::TempDir dir("fit");
   const auto log = write(dir, "log.csv", small_log());
@@ -199,7 +199,7 @@ TEST_CASE(
   CHECK(a.spearman.size() == 40 * 39 / 2);
 }
 
-TEST_CASE("fit: a csv trace (time_s,node,downtime_s) is one system; silent nodes are left out",
+TEST_CASE("fit: a csv trace (time_s,node,downtime_s) is one system, silent nodes are left out",
           "[reliability][fit]") {
   testing::TempDir dir("fit");
   // Node 0 fails at 0, 1, 3, 6 h; node 2 at 2, 4, 8, 9 h; node 1 never.

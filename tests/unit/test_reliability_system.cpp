@@ -71,7 +71,7 @@ TEST_CASE("Fig. 4.1: system TTFs are the gaps of the merged failure times", "[re
 }
 
 TEST_CASE(
-    "§4.3: system TTFs simulated by Eq. 4.14 pass the chi-square test against Eq. 4.10; "
+    "§4.3: system TTFs simulated by Eq. 4.14 pass the chi-square test against Eq. 4.10, "
     "the same draws fail against fresh nodes (seed 43)",
     "[reliability][gottumukkala]") {
   // Two nodes, alpha = 1000, beta = 0.8 as in §4.3, survived t = 300 and 50.

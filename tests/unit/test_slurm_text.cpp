@@ -8,7 +8,7 @@
 
 using namespace faultsweep::slurm;
 
-TEST_CASE("Slurm times: ISO local time at a UTC offset; Unknown and None are no time",
+TEST_CASE("Slurm times: ISO local time at a UTC offset, Unknown and None are no time",
           "[slurm_text]") {
   // 2026-11-02T08:00:00 UTC = 1793606400 (days_from_civil(2026, 11, 2) = 20759).
   CHECK(parse_time("2026-11-02T08:00:00", 0) == Approx(20759.0 * 86400 + 8 * 3600).epsilon(0));

@@ -74,7 +74,7 @@ TEST_CASE("space: range_values: lo, lo + step, ... up to and including hi", "[sp
   CHECK(range_values(3, 2, 1).empty());
 }
 
-TEST_CASE("space: range_count counts without overflow; a range ending at INT64_MAX ends",
+TEST_CASE("space: range_count counts without overflow, a range ending at INT64_MAX ends",
           "[space]") {
   constexpr std::int64_t kMax = INT64_MAX, kMin = INT64_MIN;
   CHECK(range_count(1, 5, 1) == 5);

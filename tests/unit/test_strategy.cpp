@@ -222,7 +222,7 @@ TEST_CASE("strategy: two nodes held as spares are never given to the queue", "[s
   CHECK(r.node_time_s[static_cast<std::size_t>(sim::NodeState::busy)] == Approx(4 * 2 * 100.0));
 }
 
-TEST_CASE("strategy: checkpoint now commits the work done so far; a failure in the write loses it",
+TEST_CASE("strategy: checkpoint now commits the work done so far, a failure in the write loses it",
           "[strategy]") {
   // One 1000-s job, checkpoint cost 10 s, a checkpoint asked at 300, 600 and 900 (wall time).
   sim::SimConfig cfg;
