@@ -20,6 +20,10 @@
 
 namespace faultsweep::sweep {
 
+// How every layout's magic begins (then the layout's digit and '\n'): what tells a journal from
+// another file.
+inline constexpr char kJournalMagicStem[] = "FSJOURNAL";
+
 struct JournalContents {
   std::string job_file;
   std::string job_text;

@@ -25,6 +25,10 @@
 
 namespace faultsweep::sweep {
 
+// The side journal's first bytes: this magic, then its CRC-32 (kRecordJournalHeader in all).
+inline constexpr char kRecordJournalMagic[] = "FSRECORDS-JOURNAL1\n";
+inline constexpr std::size_t kRecordJournalHeader = sizeof(kRecordJournalMagic) - 1 + 4;
+
 // Encoded tables by task id.
 using TaskRecords = std::map<std::uint64_t, std::vector<unsigned char>>;
 

@@ -19,10 +19,6 @@ namespace faultsweep::sweep {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr char kJournalMagic[] = "FSJOURNAL";             // every layout: FSJOURNAL<n>\n
-constexpr char kRecordsMagic[] = "FSRECORDS-JOURNAL1\n";  // the side journal's first bytes
-constexpr std::size_t kRecordsHeader = sizeof(kRecordsMagic) - 1 + 4;  // and its CRC-32
-
 std::vector<unsigned char> file_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("{}: cannot read", path.string()));
@@ -59,8 +55,9 @@ std::string records_line(const fs::path& path) {
   TaskRecords records;
   RecordJournalDamage damage;
   if (parse_record_journal(d, &records, &damage) == 0)
-    return d.size() < kRecordsHeader ? "its header is cut short: a resume starts it again"
-                                     : "not a faultsweep records journal: a resume refuses it";
+    return d.size() < kRecordJournalHeader
+               ? "its header is cut short: a resume starts it again"
+               : "not a faultsweep records journal: a resume refuses it";
   std::uint64_t bytes = 0;
   for (const auto& [task, blob] : records) bytes += blob.size();
   std::string line = fmt::format("{} recorded task{} ({} bytes of tables)", records.size(),
@@ -116,11 +113,11 @@ bool inspect_journal(const std::string& path, std::FILE* out, int* code) {
         "inspect {}` says what it holds; `faultsweep run JOB --out {} --resume` finishes it)",
         path, journal.string(), journal.string(), path));
   }
-  if (starts_with(p, kJournalMagic)) {
+  if (starts_with(p, kJournalMagicStem)) {
     *code = inspect_result_journal(p, out);
     return true;
   }
-  if (starts_with(p, kRecordsMagic)) {
+  if (starts_with(p, kRecordJournalMagic)) {
     std::fprintf(out, "%s: records side journal of an unfinished faultsweep run\n", path.c_str());
     std::fprintf(out, "  records    %s\n", records_line(p).c_str());
     *code = 0;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <string_view>
 
 #include "faultsweep/core/error.hpp"
 #include "faultsweep/core/hash.hpp"
@@ -21,6 +22,9 @@ constexpr char kMagic[] = "FSJOURNAL2\n";
 constexpr char kMagicV1[] = "FSJOURNAL1\n";  // before slices: no slice field
 constexpr char kMagicV3[] = "FSJOURNAL3\n";  // results_version other than 1
 constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
+static_assert(std::string_view(kMagic).starts_with(kJournalMagicStem) &&
+              std::string_view(kMagicV1).starts_with(kJournalMagicStem) &&
+              std::string_view(kMagicV3).starts_with(kJournalMagicStem));
 
 template <class T>
 void put(std::vector<unsigned char>& b, T v) {

@@ -13,9 +13,7 @@
 namespace faultsweep::sweep {
 namespace {
 
-constexpr char kMagic[] = "FSRECORDS-JOURNAL1\n";
-constexpr std::size_t kMagicLen = sizeof(kMagic) - 1;
-constexpr std::size_t kHeader = kMagicLen + 4;
+constexpr std::size_t kMagicLen = sizeof(kRecordJournalMagic) - 1;
 
 void put_bytes(std::vector<unsigned char>& b, const void* p, std::size_t n) {
   const std::size_t at = b.size();
@@ -30,7 +28,7 @@ void put(std::vector<unsigned char>& b, T v) {
 
 // The file's first bytes: the magic and its CRC-32.
 std::vector<unsigned char> header_bytes() {
-  std::vector<unsigned char> header(kMagic, kMagic + kMagicLen);
+  std::vector<unsigned char> header(kRecordJournalMagic, kRecordJournalMagic + kMagicLen);
   put<std::uint32_t>(header, crc32_bytes(header.data(), header.size()));
   return header;
 }
@@ -71,10 +69,12 @@ std::vector<unsigned char> read_all(int fd, const std::string& path) {
 // tail after the last intact record, so damage counts only what lies before it.
 std::size_t parse_record_journal(std::span<const unsigned char> d, TaskRecords* out,
                                  RecordJournalDamage* damage) {
-  if (d.size() < kHeader || std::memcmp(d.data(), header_bytes().data(), kHeader) != 0) return 0;
+  if (d.size() < kRecordJournalHeader ||
+      std::memcmp(d.data(), header_bytes().data(), kRecordJournalHeader) != 0)
+    return 0;
   RecordJournalDamage seen;
   std::uint64_t skipped = 0;  // damaged records since the last intact one
-  std::size_t pos = kHeader, kept = kHeader;
+  std::size_t pos = kRecordJournalHeader, kept = kRecordJournalHeader;
   while (d.size() - pos >= 20) {
     std::uint64_t task, len;
     std::memcpy(&task, d.data() + pos, 8);
@@ -110,7 +110,7 @@ RecordJournal RecordJournal::open(const std::filesystem::path& path, TaskRecords
   if (valid == 0) {
     // New, or a header cut short by a kill: start it (again) empty.
     if (damage != nullptr) *damage = RecordJournalDamage{0, 0, d.size()};
-    if (d.size() >= kHeader)
+    if (d.size() >= kRecordJournalHeader)
       throw IoError(fmt::format("{}: not a faultsweep records journal (move it away)", p));
     // Reading left the offset at the end of what was there: write from the start.
     if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0) fail(p, "reset");
